@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Upcoming language features switched on for every target, each with the reason.
+let upcomingFeatures: [SwiftSetting] = [
+    // `any` must be spelled out for existential types, which keeps their cost visible.
+    .enableUpcomingFeature("ExistentialAny"),
+    // Member imports stay scoped to the file that asks for them.
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Courier",
+    // The earliest releases in which async/await is available on Apple platforms.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+    products: [
+        .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
+    ],
+    targets: [
+        .target(name: "Courier", swiftSettings: upcomingFeatures),
+        .target(name: "CourierTesting", dependencies: ["Courier"], swiftSettings: upcomingFeatures),
+        .testTarget(
+            name: "CourierTests",
+            dependencies: ["Courier", "CourierTesting"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: upcomingFeatures
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Endpoint {
+    /// Builds the `URLRequest`: URL, method, headers, options, then the task's body and parameters.
+    /// - Returns: The request.
+    /// - Throws: ``CourierError/requestMapping(_:)`` for an invalid URL,
+    ///   ``CourierError/parameterEncoding(_:)`` or ``CourierError/encodableMapping(_:)`` when the
+    ///   task cannot be encoded, ``CourierError/requestBuilding(_:)`` with
+    ///   ``RequestValidationError/bodyNotAllowed(_:)`` for a `GET` or `HEAD` with a body.
+    public func urlRequest() throws(CourierError) -> URLRequest {
+        guard let requestURL = URL(string: url), let scheme = requestURL.scheme, !scheme.isEmpty else {
+            throw .requestMapping(url)
+        }
+        var request = URLRequest(url: requestURL)
+        request.httpMethod = method.rawValue
+        request.allHTTPHeaderFields = httpHeaderFields
+        if let timeout = options.timeoutInterval { request.timeoutInterval = timeout }
+        if let cachePolicy = options.cachePolicy { request.cachePolicy = cachePolicy }
+        request = try task.apply(to: request)
+        if let error = RequestValidationError.check(request) { throw .requestBuilding(error) }
+        return request
+    }
+}
+
+extension RequestValidationError {
+    /// The reason Courier would refuse to send `request`, or `nil` when it may be sent.
+    static func check(_ request: URLRequest) -> RequestValidationError? {
+        guard request.url != nil else { return .missingURL }
+        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        if method.forbidsBody, let body = request.httpBody, !body.isEmpty { return .bodyNotAllowed(method) }
+        return nil
+    }
+}
+
+extension HTTPTask {
+    /// Returns `request` with this task's body and parameters applied.
+    func apply(to request: URLRequest) throws(CourierError) -> URLRequest {
+        var request = request
+        switch self {
+        case .requestPlain:
+            return request
+        case .requestData(let data):
+            request.httpBody = data
+            return request
+        case .requestJSONEncodable(let value):
+            return try Self.encodeJSON(value, encoder: JSONEncoder(), into: request)
+        case .requestCustomJSONEncodable(let value, let encoder):
+            return try Self.encodeJSON(value, encoder: encoder, into: request)
+        case .requestParameters(let parameters, let encoding):
+            return try Self.encode(parameters, with: encoding, into: request)
+        case .requestCompositeData(let body, let urlParameters):
+            request.httpBody = body
+            return try Self.encode(urlParameters, with: URLEncoding.queryString, into: request)
+        case .requestCompositeParameters(let bodyParameters, let bodyEncoding, let urlParameters):
+            let bodyOnly = (bodyEncoding as? URLEncoding).map {
+                URLEncoding(destination: .httpBody, arrayEncoding: $0.arrayEncoding, boolEncoding: $0.boolEncoding)
+            }
+            request = try Self.encode(bodyParameters, with: bodyOnly ?? bodyEncoding, into: request)
+            return try Self.encode(urlParameters, with: URLEncoding.queryString, into: request)
+        }
+    }
+
+    private static func encodeJSON(
+        _ value: any Encodable, encoder: JSONEncoder, into request: URLRequest
+    ) throws(CourierError) -> URLRequest {
+        var request = request
+        do {
+            request.httpBody = try encoder.encode(value)
+        } catch {
+            throw .encodableMapping(error)
+        }
+        if request.value(forHTTPHeaderField: "Content-Type") == nil {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        return request
+    }
+
+    private static func encode(
+        _ parameters: Parameters, with encoding: any ParameterEncoding, into request: URLRequest
+    ) throws(CourierError) -> URLRequest {
+        do {
+            return try encoding.encode(request, with: parameters)
+        } catch let error as CourierError {
+            throw error
+        } catch {
+            throw .parameterEncoding(error)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Everything needed to build a request for a target: the resolved URL, method, task, headers,
+/// request options and the sample response used when the target is stubbed.
+///
+/// A provider's `endpointClosure` turns each target into an endpoint; change one there to add
+/// headers or swap the sample response:
+/// ```swift
+/// let provider = Provider<GitHub>(endpointClosure: { target in
+///     Provider.defaultEndpointMapping(for: target).adding(newHTTPHeaderFields: ["X-App": "1"])
+/// })
+/// ```
+public struct Endpoint: Sendable {
+    /// The absolute URL string.
+    public let url: String
+    /// Produces the response of a stubbed request; called once per stubbed attempt.
+    public let sampleResponseClosure: @Sendable () -> EndpointSampleResponse
+    /// The HTTP method.
+    public let method: HTTPMethod
+    /// The body and parameters.
+    public let task: HTTPTask
+    /// The headers, or `nil` for none.
+    public let httpHeaderFields: [String: String]?
+    /// The per-attempt timeout and the cache policy.
+    public let options: Options
+
+    /// Per-request settings that `URLRequest` holds besides the URL, method, headers and body.
+    public struct Options: Sendable, Hashable {
+        /// The time an attempt may take, or `nil` for the transport's default.
+        public var timeoutInterval: TimeInterval?
+        /// The cache policy, or `nil` for the transport's default.
+        public var cachePolicy: URLRequest.CachePolicy?
+
+        /// Creates options.
+        /// - Parameters:
+        ///   - timeoutInterval: The time an attempt may take, or `nil` for the default.
+        ///   - cachePolicy: The cache policy, or `nil` for the default.
+        public init(timeoutInterval: TimeInterval? = nil, cachePolicy: URLRequest.CachePolicy? = nil) {
+            self.timeoutInterval = timeoutInterval
+            self.cachePolicy = cachePolicy
+        }
+    }
+
+    /// Creates an endpoint.
+    /// - Parameters:
+    ///   - url: The absolute URL string.
+    ///   - sampleResponseClosure: Produces the response of a stubbed request.
+    ///   - method: The HTTP method.
+    ///   - task: The body and parameters.
+    ///   - httpHeaderFields: The headers, or `nil` for none.
+    ///   - options: The timeout and cache policy; none by default.
+    public init(
+        url: String,
+        sampleResponseClosure: @escaping @Sendable () -> EndpointSampleResponse,
+        method: HTTPMethod,
+        task: HTTPTask,
+        httpHeaderFields: [String: String]?,
+        options: Options = Options()
+    ) {
+        self.url = url
+        self.sampleResponseClosure = sampleResponseClosure
+        self.method = method
+        self.task = task
+        self.httpHeaderFields = httpHeaderFields
+        self.options = options
+    }
+
+    /// A copy with `newHTTPHeaderFields` merged into the headers; the new values win.
+    /// - Parameter newHTTPHeaderFields: The headers to add or replace.
+    /// - Returns: The new endpoint.
+    public func adding(newHTTPHeaderFields: [String: String]) -> Endpoint {
+        guard !newHTTPHeaderFields.isEmpty else { return self }
+        let merged = (httpHeaderFields ?? [:]).merging(newHTTPHeaderFields) { _, new in new }
+        return copy(task: task, headers: merged)
+    }
+
+    /// A copy with another task.
+    /// - Parameter task: The new task.
+    /// - Returns: The new endpoint.
+    public func replacing(task: HTTPTask) -> Endpoint {
+        copy(task: task, headers: httpHeaderFields)
+    }
+
+    /// A copy with other options.
+    /// - Parameter options: The new options.
+    /// - Returns: The new endpoint.
+    public func replacing(options: Options) -> Endpoint {
+        Endpoint(
+            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+            httpHeaderFields: httpHeaderFields, options: options)
+    }
+
+    private func copy(task: HTTPTask, headers: [String: String]?) -> Endpoint {
+        Endpoint(
+            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+            httpHeaderFields: headers, options: options)
+    }
+}

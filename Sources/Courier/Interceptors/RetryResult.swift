@@ -1,0 +1,14 @@
+import Foundation
+
+/// A retrier's decision about a failed attempt.
+public enum RetryResult: Sendable {
+    /// Make another attempt now.
+    case retry
+    /// Make another attempt after waiting this many seconds. Cancelling the request ends the wait.
+    case retryWithDelay(TimeInterval)
+    /// Finish the request with the attempt's error.
+    case doNotRetry
+    /// Finish the request with this error instead (a ``CourierError`` is kept as it is; any other
+    /// error becomes ``CourierError/underlying(_:_:)`` with the attempt's response).
+    case doNotRetryWithError(any Error)
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Observes and changes requests and results as they pass through a ``Provider``.
+///
+/// Every method has a default that does nothing, so a plugin implements only what it needs.
+/// The provider calls them in a fixed order (see ``Provider``): `prepare` and `willSend` once per
+/// attempt, `didReceive` and `process` once per request, each in the order of the `plugins` array.
+/// ```swift
+/// struct UserAgentPlugin: PluginType {
+///     func prepare(_ request: URLRequest, target: any TargetType) -> URLRequest {
+///         var request = request
+///         request.setValue("MyApp/1.0", forHTTPHeaderField: "User-Agent")
+///         return request
+///     }
+/// }
+/// ```
+/// Hooks may run on any thread. `prepare` may be `async` and may throw: a thrown error fails the
+/// attempt with ``CourierError/preparation(_:request:)``, which the retrier may retry.
+public protocol PluginType: Sendable {
+    /// Changes the request before it is sent; called once per attempt, each plugin receiving the
+    /// previous one's output. Every attempt starts again from the request the provider built.
+    /// - Parameters:
+    ///   - request: The request so far.
+    ///   - target: The target being requested.
+    /// - Returns: The request to pass on.
+    /// - Throws: Any error, to fail this attempt.
+    func prepare(_ request: URLRequest, target: any TargetType) async throws -> URLRequest
+
+    /// Called once per attempt after every plugin has prepared the request, before the
+    /// interceptor adapts it and the transport sends it.
+    /// - Parameters:
+    ///   - request: The prepared request, its attempt number and its cURL form.
+    ///   - target: The target being requested.
+    func willSend(_ request: PreparedRequest, target: any TargetType)
+
+    /// Called once per request with its final result, after the last attempt.
+    /// - Parameters:
+    ///   - result: The response, or the error the request ended with.
+    ///   - target: The target that was requested.
+    func didReceive(_ result: Result<Response, CourierError>, target: any TargetType)
+
+    /// Changes the final result before it reaches the caller; each plugin receives the previous
+    /// one's output and may turn a success into a failure or back.
+    /// - Parameters:
+    ///   - result: The result so far.
+    ///   - target: The target that was requested.
+    /// - Returns: The result to pass on.
+    func process(_ result: Result<Response, CourierError>, target: any TargetType) async -> Result<
+        Response, CourierError
+    >
+}
+
+extension PluginType {
+    /// Returns `request` unchanged.
+    public func prepare(_ request: URLRequest, target: any TargetType) async throws -> URLRequest { request }
+    /// Does nothing.
+    public func willSend(_ request: PreparedRequest, target: any TargetType) {}
+    /// Does nothing.
+    public func didReceive(_ result: Result<Response, CourierError>, target: any TargetType) {}
+    /// Returns `result` unchanged.
+    public func process(_ result: Result<Response, CourierError>, target: any TargetType) async -> Result<
+        Response, CourierError
+    > { result }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request that every plugin has prepared and that is about to be adapted and sent, as
+/// ``PluginType/willSend(_:target:)`` sees it.
+public struct PreparedRequest: Sendable {
+    /// The prepared request. The interceptor may still change it before it is sent.
+    public let request: URLRequest
+    /// The attempt number, starting at 1.
+    public let attempt: Int
+
+    /// Creates a prepared request.
+    /// - Parameters:
+    ///   - request: The prepared request.
+    ///   - attempt: The attempt number, starting at 1.
+    public init(request: URLRequest, attempt: Int) {
+        self.request = request
+        self.attempt = attempt
+    }
+
+    /// The request as a `curl` command line; see `URLRequest.cURLDescription(redacting:)`.
+    /// - Parameter redactedHeaders: Header names whose values are replaced by `***`.
+    /// - Returns: The command line.
+    public func cURLDescription(redacting redactedHeaders: Set<String> = URLRequest.sensitiveHeaders) -> String {
+        request.cURLDescription(redacting: redactedHeaders)
+    }
+}

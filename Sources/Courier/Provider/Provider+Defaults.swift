@@ -1,0 +1,48 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Provider {
+    /// The endpoint of a target: its URL, method, task, headers, timeout, cache policy, and a
+    /// sample response of status 200 with the target's ``TargetType/sampleData``.
+    /// - Parameter target: The target.
+    /// - Returns: Its endpoint.
+    @Sendable public static func defaultEndpointMapping(for target: Target) -> Endpoint {
+        let sampleData = target.sampleData
+        return Endpoint(
+            url: target.url.absoluteString,
+            sampleResponseClosure: { .networkResponse(200, sampleData) },
+            method: target.method,
+            task: target.task,
+            httpHeaderFields: target.headers,
+            options: Endpoint.Options(timeoutInterval: target.timeoutInterval, cachePolicy: target.cachePolicy)
+        )
+    }
+
+    /// The request of an endpoint: ``Endpoint/urlRequest()``.
+    /// - Parameter endpoint: The endpoint.
+    /// - Returns: Its request.
+    /// - Throws: The ``CourierError`` of ``Endpoint/urlRequest()``.
+    @Sendable public static func defaultRequestMapping(for endpoint: Endpoint) async throws -> URLRequest {
+        try endpoint.urlRequest()
+    }
+
+    /// Never stubs: every target uses the network.
+    /// - Parameter target: The target.
+    /// - Returns: ``StubBehavior/never``.
+    @Sendable public static func neverStub(_ target: Target) -> StubBehavior { .never }
+
+    /// Stubs every target with its sample response, at once.
+    /// - Parameter target: The target.
+    /// - Returns: ``StubBehavior/immediate``.
+    @Sendable public static func immediatelyStub(_ target: Target) -> StubBehavior { .immediate }
+
+    /// Stubs every target with its sample response after `seconds`.
+    /// - Parameter seconds: The delay.
+    /// - Returns: A stub closure.
+    public static func delayedStub(_ seconds: TimeInterval) -> @Sendable (Target) -> StubBehavior {
+        { _ in .delayed(seconds: seconds) }
+    }
+}

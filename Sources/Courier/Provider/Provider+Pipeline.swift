@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one path every request takes, whatever its transport or task (see ``Provider``).
+extension Provider {
+    /// Runs a request from target to final, processed result.
+    func perform(_ target: Target) async -> Result<Response, CourierError> {
+        let endpoint = endpointClosure(target)
+        let outcome: Result<Response, CourierError>
+        if trackInflights, let key = try? endpoint.urlRequest() {
+            outcome = await inflights.perform(key: key) { await self.exchange(target, endpoint) }
+        } else {
+            outcome = await exchange(target, endpoint)
+        }
+        var result = outcome
+        for plugin in plugins {
+            result = await plugin.process(result, target: target)
+        }
+        return result
+    }
+
+    /// Builds the request, runs its attempts and tells the plugins the outcome: the part of a
+    /// request that joined requests share.
+    private func exchange(_ target: Target, _ endpoint: Endpoint) async -> Result<Response, CourierError> {
+        let result: Result<Response, CourierError>
+        switch await buildRequest(endpoint) {
+        case .success(let request): result = await attempts(target, endpoint, request)
+        case .failure(let error): result = .failure(error)
+        }
+        for plugin in plugins {
+            plugin.didReceive(result, target: target)
+        }
+        return result
+    }
+
+    private func buildRequest(_ endpoint: Endpoint) async -> Result<URLRequest, CourierError> {
+        guard !Task.isCancelled else { return .failure(.cancelled) }
+        do {
+            let request = try await requestClosure(endpoint)
+            guard !Task.isCancelled else { return .failure(.cancelled) }
+            return .success(request)
+        } catch {
+            return .failure(Self.failure(error) { $0 as? CourierError ?? .requestBuilding($0) })
+        }
+    }
+
+    /// Makes attempts until one succeeds or the retrier stops them.
+    private func attempts(_ target: Target, _ endpoint: Endpoint, _ base: URLRequest) async -> Result<
+        Response, CourierError
+    > {
+        let stub = stubClosure(target)
+        let transport: any Transport =
+            stub == .never ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
+        var attempt = 1
+        while true {
+            let failure: AttemptFailure
+            switch await self.attempt(attempt, of: target, from: base, via: transport) {
+            case .success(let response): return .success(response)
+            case .failure(let attemptFailure): failure = attemptFailure
+            }
+            if case .cancelled = failure.error { return .failure(.cancelled) }
+            switch await retryDecision(after: failure, target: target, attempt: attempt) {
+            case .retry: attempt += 1
+            case .finish(let error): return .failure(error)
+            }
+        }
+    }
+
+    private enum Decision {
+        case retry
+        case finish(CourierError)
+    }
+
+    /// Asks the retrier about a failed attempt and waits out any delay it asks for.
+    private func retryDecision(after failure: AttemptFailure, target: Target, attempt: Int) async -> Decision {
+        guard let interceptor else { return .finish(failure.error) }
+        let context = RequestContext(target: target, attempt: attempt, response: failure.error.response)
+        let result = await interceptor.retry(failure.request, dueTo: failure.error, context: context)
+        guard !Task.isCancelled else { return .finish(.cancelled) }
+        switch result {
+        case .retry:
+            return .retry
+        case .retryWithDelay(let seconds):
+            do {
+                try await Delay.sleep(seconds: seconds)
+                return .retry
+            } catch {
+                return .finish(.cancelled)
+            }
+        case .doNotRetry:
+            return .finish(failure.error)
+        case .doNotRetryWithError(let error):
+            return .finish(error as? CourierError ?? .underlying(error, failure.error.response))
+        }
+    }
+
+    /// Maps a thrown error with `wrap`, unless the task was cancelled or the error is a
+    /// cancellation: then it is ``CourierError/cancelled``, the one cancellation error.
+    static func failure(_ error: any Error, wrap: (any Error) -> CourierError) -> CourierError {
+        if Task.isCancelled || error is CancellationError { return .cancelled }
+        if let urlError = error as? URLError, urlError.code == .cancelled { return .cancelled }
+        if case .cancelled? = error as? CourierError { return .cancelled }
+        return wrap(error)
+    }
+}

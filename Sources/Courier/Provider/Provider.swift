@@ -1,0 +1,86 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends the requests of a ``TargetType`` through plugins, an interceptor and a transport.
+///
+/// ```swift
+/// let provider = Provider<GitHub>(plugins: [MyLogger()], interceptor: MyAuth())
+/// let user = try await provider.request(.user("octocat")).map(User.self)
+/// provider.request(.zen) { result in print(result) }
+/// ```
+///
+/// Every request, stubbed or not, takes the same path, in this order:
+/// 1. `endpointClosure(target)` builds the ``Endpoint``; `requestClosure(endpoint)` builds the
+///    `URLRequest` (if that fails, no attempt is made: go to 5).
+/// 2. Per attempt: each plugin's ``PluginType/prepare(_:target:)``, then each plugin's
+///    ``PluginType/willSend(_:target:)``, then the interceptor's ``RequestAdapter/adapt(_:context:)``,
+///    then the transport (the stub transport when the target is stubbed), then validation
+///    against the target's ``ValidationType``.
+/// 3. If the attempt failed, the interceptor's ``RequestRetrier/retry(_:dueTo:context:)``
+///    decides: retry now, retry after a delay, or finish with this or another error.
+/// 4. Cancellation at any point stops at once with ``CourierError/cancelled``: no further attempt
+///    and no retry decision.
+/// 5. Once per request: each plugin's ``PluginType/didReceive(_:target:)``, then each plugin's
+///    ``PluginType/process(_:target:)``, then the caller gets the result, exactly once.
+///
+/// The provider is `Sendable` and immutable; share one per API.
+public final class Provider<Target: TargetType>: Sendable {
+    /// Builds the ``Endpoint`` of a target.
+    public let endpointClosure: @Sendable (Target) -> Endpoint
+    /// Builds the `URLRequest` of an endpoint; may be asynchronous (signing) and may throw.
+    public let requestClosure: @Sendable (Endpoint) async throws -> URLRequest
+    /// Says whether and how a target is stubbed.
+    public let stubClosure: @Sendable (Target) -> StubBehavior
+    /// The queue the completion API calls back on, unless a call names another.
+    public let callbackQueue: DispatchQueue
+    /// Sends requests that are not stubbed.
+    public let transport: any Transport
+    /// The plugins, called in this order.
+    public let plugins: [any PluginType]
+    /// Adapts each attempt and decides retries, if any.
+    public let interceptor: (any RequestInterceptor)?
+    /// Whether a request identical to one in flight joins it instead of being sent again.
+    public let trackInflights: Bool
+
+    let inflights = InflightRegistry()
+
+    /// Creates a provider; every setting has a default.
+    /// - Parameters:
+    ///   - endpointClosure: Builds the endpoint of a target; ``defaultEndpointMapping(for:)`` by default.
+    ///   - requestClosure: Builds the request of an endpoint; ``defaultRequestMapping(for:)`` by default.
+    ///   - stubClosure: Whether a target is stubbed; ``neverStub(_:)`` by default.
+    ///   - callbackQueue: Where completion handlers run; the main queue by default.
+    ///   - transport: Sends the requests; a new ``URLSessionTransport`` by default.
+    ///   - plugins: The plugins, in the order they are called.
+    ///   - interceptor: Adapts attempts and decides retries; none by default.
+    ///   - trackInflights: Whether identical concurrent requests share one exchange; off by default.
+    public init(
+        endpointClosure: @escaping @Sendable (Target) -> Endpoint = Provider.defaultEndpointMapping,
+        requestClosure: @escaping @Sendable (Endpoint) async throws -> URLRequest = Provider.defaultRequestMapping,
+        stubClosure: @escaping @Sendable (Target) -> StubBehavior = Provider.neverStub,
+        callbackQueue: DispatchQueue = .main,
+        transport: any Transport = URLSessionTransport(),
+        plugins: [any PluginType] = [],
+        interceptor: (any RequestInterceptor)? = nil,
+        trackInflights: Bool = false
+    ) {
+        self.endpointClosure = endpointClosure
+        self.requestClosure = requestClosure
+        self.stubClosure = stubClosure
+        self.callbackQueue = callbackQueue
+        self.transport = transport
+        self.plugins = plugins
+        self.interceptor = interceptor
+        self.trackInflights = trackInflights
+    }
+
+    /// The endpoint of `target`, as `endpointClosure` builds it.
+    /// - Parameter target: The target.
+    /// - Returns: Its endpoint.
+    public func endpoint(_ target: Target) -> Endpoint {
+        endpointClosure(target)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a request received: the status code, the body, the request that was sent and the
+/// HTTP response.
+///
+/// ```swift
+/// let response = try await provider.request(.user("octocat"))
+/// let user = try response.filterSuccessfulStatusCodes().map(User.self)
+/// ```
+public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The HTTP status code.
+    public let statusCode: Int
+    /// The body.
+    public let data: Data
+    /// The request as it was sent (after plugins and the interceptor), when known.
+    public let request: URLRequest?
+    /// The HTTP response, when known. Courier fills it for network and stubbed requests alike.
+    public let response: HTTPURLResponse?
+
+    /// Creates a response.
+    /// - Parameters:
+    ///   - statusCode: The HTTP status code.
+    ///   - data: The body.
+    ///   - request: The request that was sent.
+    ///   - response: The HTTP response.
+    public init(statusCode: Int, data: Data, request: URLRequest? = nil, response: HTTPURLResponse? = nil) {
+        self.statusCode = statusCode
+        self.data = data
+        self.request = request
+        self.response = response
+    }
+
+    /// The status code and the size of the body, for example `Status Code: 200, Data Length: 42`.
+    public var description: String {
+        "Status Code: \(statusCode), Data Length: \(data.count)"
+    }
+
+    /// ``description`` plus the request's method and URL.
+    public var debugDescription: String {
+        let target = request.map { "\($0.httpMethod ?? "GET") \($0.url?.absoluteString ?? "") → " } ?? ""
+        return target + description
+    }
+
+    /// Whether two responses have the same status code, body and HTTP response.
+    public static func == (lhs: Response, rhs: Response) -> Bool {
+        lhs.statusCode == rhs.statusCode && lhs.data == rhs.data && lhs.response == rhs.response
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The parameters of a request: keys to values that are strings, numbers, booleans, arrays or
+/// nested dictionaries of those.
+public typealias Parameters = [String: any Sendable]
+
+/// What a request carries besides its URL, method and headers: its body and query parameters.
+///
+/// The name avoids Swift Concurrency's `Task`, the clash Moya users have to work around.
+/// ```swift
+/// var task: HTTPTask {
+///     switch self {
+///     case .search(let text): .requestParameters(parameters: ["q": text], encoding: URLEncoding.queryString)
+///     case .create(let item): .requestJSONEncodable(item)
+///     case .zen: .requestPlain
+///     }
+/// }
+/// ```
+public enum HTTPTask: Sendable {
+    /// A request with no body and no added parameters.
+    case requestPlain
+    /// A request whose body is `data`, sent as it is.
+    case requestData(Data)
+    /// A request whose body is the value encoded as JSON by a default `JSONEncoder`.
+    /// `Content-Type: application/json` is set unless a content type is given.
+    case requestJSONEncodable(any Encodable & Sendable)
+    /// A request whose body is the value encoded as JSON by `encoder`.
+    /// `Content-Type: application/json` is set unless a content type is given.
+    case requestCustomJSONEncodable(any Encodable & Sendable, encoder: JSONEncoder)
+    /// A request whose parameters are encoded by `encoding` (into the query string or the body).
+    case requestParameters(parameters: Parameters, encoding: any ParameterEncoding)
+    /// A request with a raw body and parameters encoded into the query string.
+    case requestCompositeData(bodyData: Data, urlParameters: Parameters)
+    /// A request with body parameters encoded by `bodyEncoding` and parameters encoded into the
+    /// query string.
+    ///
+    /// A ``URLEncoding`` body encoding always writes to the body here, whatever its destination
+    /// (Moya stops the program in that case).
+    case requestCompositeParameters(
+        bodyParameters: Parameters,
+        bodyEncoding: any ParameterEncoding,
+        urlParameters: Parameters
+    )
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A target that wraps any other target, so one provider can serve several API enums.
+///
+/// ```swift
+/// let provider = Provider<MultiTarget>()
+/// let user = try await provider.request(MultiTarget(GitHub.user("octocat")))
+/// let status = try await provider.request(.target(Status.current))
+/// ```
+/// Plugins and interceptors receive the ``MultiTarget``; use ``target`` to reach the wrapped one.
+public enum MultiTarget: TargetType {
+    /// The wrapped target.
+    case target(any TargetType)
+
+    /// Wraps `target`.
+    /// - Parameter target: The target to wrap.
+    public init(_ target: any TargetType) {
+        self = .target(target)
+    }
+
+    /// The wrapped target.
+    public var target: any TargetType {
+        switch self {
+        case .target(let target): target
+        }
+    }
+
+    /// The wrapped target's base URL.
+    public var baseURL: URL { target.baseURL }
+    /// The wrapped target's path.
+    public var path: String { target.path }
+    /// The wrapped target's method.
+    public var method: HTTPMethod { target.method }
+    /// The wrapped target's task.
+    public var task: HTTPTask { target.task }
+    /// The wrapped target's headers.
+    public var headers: [String: String]? { target.headers }
+    /// The wrapped target's validation.
+    public var validationType: ValidationType { target.validationType }
+    /// The wrapped target's sample data.
+    public var sampleData: Data { target.sampleData }
+    /// The wrapped target's timeout.
+    public var timeoutInterval: TimeInterval? { target.timeoutInterval }
+    /// The wrapped target's cache policy.
+    public var cachePolicy: URLRequest.CachePolicy? { target.cachePolicy }
+}

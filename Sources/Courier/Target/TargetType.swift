@@ -1,0 +1,64 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Describes the endpoints of an API: usually an enum with one case per endpoint.
+///
+/// ```swift
+/// enum GitHub: TargetType {
+///     case user(String), zen
+///     var baseURL: URL { URL(string: "https://api.github.com")! }
+///     var path: String {
+///         switch self {
+///         case .user(let name): "/users/\(name)"
+///         case .zen: "/zen"
+///         }
+///     }
+///     var method: HTTPMethod { .get }
+///     var task: HTTPTask { .requestPlain }
+///     var headers: [String: String]? { nil }
+///     var validationType: ValidationType { .successCodes }
+/// }
+/// ```
+/// The URL is `baseURL` with `path` appended as path components; put query parameters in
+/// ``task`` (a `?` in `path` is escaped, as in Moya). ``validationType``, ``sampleData``,
+/// ``timeoutInterval`` and ``cachePolicy`` have defaults.
+public protocol TargetType: Sendable {
+    /// The API's base URL, for example `https://api.example.com/v1`.
+    var baseURL: URL { get }
+    /// The path of the endpoint, appended to ``baseURL``. An empty path means ``baseURL`` itself.
+    var path: String { get }
+    /// The HTTP method.
+    var method: HTTPMethod { get }
+    /// The body and parameters of the request.
+    var task: HTTPTask { get }
+    /// Headers sent with the request, or `nil` for none.
+    var headers: [String: String]? { get }
+    /// The status codes accepted as success. Defaults to ``ValidationType/none``.
+    var validationType: ValidationType { get }
+    /// The body returned for this target when it is stubbed. Defaults to empty data.
+    var sampleData: Data { get }
+    /// The time an attempt may take before it fails with a timeout, or `nil` for the transport's
+    /// default. Defaults to `nil`.
+    var timeoutInterval: TimeInterval? { get }
+    /// The cache policy of the request, or `nil` for the transport's default. Defaults to `nil`.
+    var cachePolicy: URLRequest.CachePolicy? { get }
+}
+
+extension TargetType {
+    /// Every status code is accepted.
+    public var validationType: ValidationType { .none }
+    /// Empty data.
+    public var sampleData: Data { Data() }
+    /// The transport's default timeout.
+    public var timeoutInterval: TimeInterval? { nil }
+    /// The transport's default cache policy.
+    public var cachePolicy: URLRequest.CachePolicy? { nil }
+
+    /// The full URL of the target: ``baseURL`` with ``path`` appended.
+    public var url: URL {
+        path.isEmpty ? baseURL : baseURL.appendingPathComponent(path)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one delegate of a ``URLSessionTransport``'s session: routes each callback to the
+/// ``Exchange`` of its task, and answers every completion handler exactly once (on Linux, a
+/// handler never called hangs the task and one called twice crashes).
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let exchanges = Locked<[Int: Exchange]>([:])
+
+    /// The value of `NSURLAuthenticationMethodServerTrust`, spelled out because that constant is
+    /// marked unavailable on Linux (which never delivers server-trust challenges).
+    private static let serverTrust = "NSURLAuthenticationMethodServerTrust"
+
+    func register(_ exchange: Exchange, for task: URLSessionTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    }
+
+    private func exchange(for task: URLSessionTask) -> Exchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let response = response as? HTTPURLResponse {
+            exchange(for: dataTask)?.receive(response)
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.receive(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        exchange?.complete(with: error, response: task.response)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        // Server trust stays with the system. Any other challenge (HTTP Basic, Digest…) is
+        // declined and its 401 returned, because on Linux the default handling of a challenge
+        // without a stored credential never completes the task.
+        if challenge.protectionSpace.authenticationMethod == Self.serverTrust {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        exchange(for: task)?.declineChallenge(with: challenge.failureResponse)
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+}

@@ -1,0 +1,76 @@
+import Courier
+import Foundation
+
+/// One call into user code during a request, as a ``CallRecorder`` keeps it.
+///
+/// Compare a whole recorded sequence with the one you expect:
+/// ```swift
+/// #expect(recorder.events == [
+///     .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
+///     .didReceive("P1", .success(200)), .process("P1", .success(200)),
+/// ])
+/// ```
+public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
+    /// A plugin's `prepare`.
+    case prepare(String)
+    /// A plugin's `willSend` for an attempt.
+    case willSend(String, attempt: Int)
+    /// The interceptor's `adapt` for an attempt.
+    case adapt(attempt: Int)
+    /// The transport sent a request.
+    case send
+    /// The interceptor's `retry` after a failed attempt, with the attempt's outcome.
+    case retry(attempt: Int, Outcome)
+    /// A plugin's `didReceive`.
+    case didReceive(String, Outcome)
+    /// A plugin's `process`.
+    case process(String, Outcome)
+    /// The caller received the result.
+    case completion(Outcome)
+
+    /// A result reduced to what an order test compares: the status code of a success, or the
+    /// stage of a failure.
+    public enum Outcome: Hashable, Sendable, CustomStringConvertible {
+        /// A response with this status code.
+        case success(Int)
+        /// A failure at this stage.
+        case failure(CourierError.Stage)
+
+        /// Reduces `result`.
+        /// - Parameter result: A request's result.
+        public init(_ result: Result<Response, CourierError>) {
+            switch result {
+            case .success(let response): self = .success(response.statusCode)
+            case .failure(let error): self = .failure(error.stage)
+            }
+        }
+
+        /// Reduces a failed attempt's error.
+        /// - Parameter error: The error.
+        public init(_ error: CourierError) {
+            self = .failure(error.stage)
+        }
+
+        /// For example `success(200)` or `failure(validation)`.
+        public var description: String {
+            switch self {
+            case .success(let code): "success(\(code))"
+            case .failure(let stage): "failure(\(stage.rawValue))"
+            }
+        }
+    }
+
+    /// For example `P1.willSend#1` or `retry#2 failure(validation)`.
+    public var description: String {
+        switch self {
+        case .prepare(let name): "\(name).prepare"
+        case .willSend(let name, let attempt): "\(name).willSend#\(attempt)"
+        case .adapt(let attempt): "adapt#\(attempt)"
+        case .send: "send"
+        case .retry(let attempt, let outcome): "retry#\(attempt) \(outcome)"
+        case .didReceive(let name, let outcome): "\(name).didReceive \(outcome)"
+        case .process(let name, let outcome): "\(name).process \(outcome)"
+        case .completion(let outcome): "completion \(outcome)"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A plugin that records each of its hook calls in a ``CallRecorder`` and changes nothing,
+/// unless told to fail `prepare`.
+///
+/// ```swift
+/// let recorder = CallRecorder()
+/// let provider = Provider<API>(plugins: [RecordingPlugin("P1", recorder: recorder)])
+/// ```
+public struct RecordingPlugin: PluginType {
+    /// The name events are recorded under.
+    public let name: String
+    /// Where events go.
+    public let recorder: CallRecorder
+    private let prepareError: (@Sendable (Int) -> (any Error)?)?
+    private let attempts = Locked(0)
+
+    /// Creates a recording plugin.
+    /// - Parameters:
+    ///   - name: The name events are recorded under.
+    ///   - recorder: Where events go.
+    ///   - prepareError: Returns the error `prepare` throws on the given call (1, 2, …), or `nil`
+    ///     to let it succeed; `prepare` always succeeds by default.
+    public init(
+        _ name: String, recorder: CallRecorder, prepareError: (@Sendable (_ call: Int) -> (any Error)?)? = nil
+    ) {
+        self.name = name
+        self.recorder = recorder
+        self.prepareError = prepareError
+    }
+
+    /// Records `prepare` and returns the request, or throws the configured error.
+    public func prepare(_ request: URLRequest, target: any TargetType) async throws -> URLRequest {
+        recorder.record(.prepare(name))
+        let call = attempts.withLock { count in
+            count += 1
+            return count
+        }
+        if let error = prepareError?(call) { throw error }
+        return request
+    }
+
+    /// Records `willSend`.
+    public func willSend(_ request: PreparedRequest, target: any TargetType) {
+        recorder.record(.willSend(name, attempt: request.attempt))
+    }
+
+    /// Records `didReceive`.
+    public func didReceive(_ result: Result<Response, CourierError>, target: any TargetType) {
+        recorder.record(.didReceive(name, .init(result)))
+    }
+
+    /// Records `process` and returns the result unchanged.
+    public func process(_ result: Result<Response, CourierError>, target: any TargetType) async -> Result<
+        Response, CourierError
+    > {
+        recorder.record(.process(name, .init(result)))
+        return result
+    }
+}

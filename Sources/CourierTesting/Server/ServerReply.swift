@@ -1,0 +1,77 @@
+import Foundation
+
+/// What the ``LoopbackServer`` answers to a request.
+public struct ServerReply: Sendable {
+    /// The status code.
+    public var status: Int
+    /// Headers to send; `Content-Length` is always added.
+    public var headers: [String: String]
+    /// The body.
+    public var body: Data
+    /// Whether the server closes the connection instead of answering (a transport failure for
+    /// the client).
+    public var closesWithoutReply = false
+
+    /// A reply that closes the connection without sending anything: the client sees a
+    /// transport error.
+    public static var closeConnection: ServerReply {
+        var reply = ServerReply()
+        reply.closesWithoutReply = true
+        return reply
+    }
+
+    /// Creates a reply.
+    /// - Parameters:
+    ///   - status: The status code; 200 by default.
+    ///   - headers: Headers to send.
+    ///   - body: The body; empty by default.
+    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A reply with a JSON body.
+    /// - Parameters:
+    ///   - json: The JSON text.
+    ///   - status: The status code; 200 by default.
+    /// - Returns: The reply.
+    public static func json(_ json: String, status: Int = 200) -> ServerReply {
+        ServerReply(status: status, headers: ["Content-Type": "application/json"], body: Data(json.utf8))
+    }
+
+    /// A reply with a plain-text body.
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - status: The status code; 200 by default.
+    /// - Returns: The reply.
+    public static func text(_ text: String, status: Int = 200) -> ServerReply {
+        ServerReply(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
+    }
+
+    /// The bytes of the reply on the wire.
+    func serialized() -> Data {
+        var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key })
+        where name.caseInsensitiveCompare("Content-Length") != .orderedSame {
+            head += "\(name): \(value)\r\n"
+        }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        return Data(head.utf8) + body
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}
