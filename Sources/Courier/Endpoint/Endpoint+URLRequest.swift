@@ -47,7 +47,7 @@ extension HTTPTask {
             request.httpBody = data
             return request
         case .requestJSONEncodable(let value):
-            return try Self.encodeJSON(value, encoder: JSONEncoder(), into: request)
+            return try Self.encodeJSON(value, encoder: Self.defaultJSONEncoder(), into: request)
         case .requestCustomJSONEncodable(let value, let encoder):
             return try Self.encodeJSON(value, encoder: encoder, into: request)
         case .requestParameters(let parameters, let encoding):
@@ -62,6 +62,15 @@ extension HTTPTask {
             request = try Self.encode(bodyParameters, with: bodyOnly ?? bodyEncoding, into: request)
             return try Self.encode(urlParameters, with: URLEncoding.queryString, into: request)
         }
+    }
+
+    /// A `JSONEncoder` with sorted keys: the same value always gives the same bytes (Linux's
+    /// encoder otherwise varies the key order between runs), which keeps signatures, caches and
+    /// `trackInflights` keys stable.
+    private static func defaultJSONEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
     }
 
     private static func encodeJSON(

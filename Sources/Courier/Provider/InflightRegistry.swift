@@ -27,9 +27,14 @@ final class InflightRegistry: Sendable {
 
     private let state = Locked(State())
 
-    /// Whether a flight for `key` is in the table (for tests).
+    /// Whether a flight for `key` is in the table.
     func isInFlight(_ key: URLRequest) -> Bool {
         state.withLock { $0.flights[key] != nil }
+    }
+
+    /// How many callers wait on the flight of `key`.
+    func callers(for key: URLRequest) -> Int {
+        state.withLock { $0.flights[key]?.waiters.count ?? 0 }
     }
 
     /// Joins the flight of `key`, starting it with `work` if there is none, and returns its outcome.
@@ -92,7 +97,8 @@ final class InflightRegistry: Sendable {
     }
 
     private func leave(key: URLRequest, caller: UInt64) {
-        let (waiter, abandonedTask) = state.withLock { state -> (CheckedContinuation<Outcome, Never>?, Task<Void, Never>?) in
+        let (waiter, abandonedTask) = state.withLock {
+            state -> (CheckedContinuation<Outcome, Never>?, Task<Void, Never>?) in
             guard let waiter = state.flights[key]?.waiters.removeValue(forKey: caller) else { return (nil, nil) }
             guard state.flights[key]?.waiters.isEmpty == true else { return (waiter, nil) }
             return (waiter, state.flights.removeValue(forKey: key)?.task)

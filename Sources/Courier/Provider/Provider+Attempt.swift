@@ -21,7 +21,8 @@ extension Provider {
                 request = try await plugin.prepare(request, target: target)
             }
         } catch {
-            return .failure(AttemptFailure(error: Self.failure(error) { .preparation($0, request: request) }, request: request))
+            return .failure(
+                AttemptFailure(error: Self.failure(error) { .preparation($0, request: request) }, request: request))
         }
         if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled, request: request)) }
 
@@ -39,7 +40,8 @@ extension Provider {
         do {
             received = try await transport.send(TransportRequest(urlRequest: request))
         } catch {
-            return .failure(AttemptFailure(error: Self.failure(error) { .transport($0, request: request) }, request: request))
+            return .failure(
+                AttemptFailure(error: Self.failure(error) { .transport($0, request: request) }, request: request))
         }
         let response = Response(
             statusCode: received.response.statusCode, data: received.data, request: request,
@@ -57,7 +59,8 @@ extension Provider {
             do {
                 adapted = try await interceptor.adapt(request, context: context)
             } catch {
-                return .failure(AttemptFailure(error: Self.failure(error) { .adaptation($0, request: request) }, request: request))
+                return .failure(
+                    AttemptFailure(error: Self.failure(error) { .adaptation($0, request: request) }, request: request))
             }
         }
         if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled, request: adapted)) }

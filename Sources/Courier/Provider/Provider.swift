@@ -77,6 +77,20 @@ public final class Provider<Target: TargetType>: Sendable {
         self.trackInflights = trackInflights
     }
 
+    /// Whether a request with this base request is in flight (with ``trackInflights``).
+    /// - Parameter request: The base request, as ``Endpoint/urlRequest()`` builds it.
+    /// - Returns: `true` while a shared exchange for it runs.
+    public func isInFlight(_ request: URLRequest) -> Bool {
+        inflights.isInFlight(request)
+    }
+
+    /// How many callers share the in-flight exchange of this base request (with ``trackInflights``).
+    /// - Parameter request: The base request, as ``Endpoint/urlRequest()`` builds it.
+    /// - Returns: The number of callers waiting for it; 0 when none is in flight.
+    public func inflightCallers(for request: URLRequest) -> Int {
+        inflights.callers(for: request)
+    }
+
     /// The endpoint of `target`, as `endpointClosure` builds it.
     /// - Parameter target: The target.
     /// - Returns: Its endpoint.

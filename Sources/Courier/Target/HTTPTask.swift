@@ -2,6 +2,13 @@ import Foundation
 
 /// The parameters of a request: keys to values that are strings, numbers, booleans, arrays or
 /// nested dictionaries of those.
+///
+/// A nested dictionary whose values have different types needs its own annotation, because
+/// Swift infers such a literal as `[String: Any]`, which is not `Sendable`:
+/// ```swift
+/// let address: Parameters = ["city": "Oslo", "zip": 150]
+/// let parameters: Parameters = ["name": "Ann", "address": address]
+/// ```
 public typealias Parameters = [String: any Sendable]
 
 /// What a request carries besides its URL, method and headers: its body and query parameters.
@@ -21,7 +28,7 @@ public enum HTTPTask: Sendable {
     case requestPlain
     /// A request whose body is `data`, sent as it is.
     case requestData(Data)
-    /// A request whose body is the value encoded as JSON by a default `JSONEncoder`.
+    /// A request whose body is the value encoded as JSON by a `JSONEncoder` with sorted keys.
     /// `Content-Type: application/json` is set unless a content type is given.
     case requestJSONEncodable(any Encodable & Sendable)
     /// A request whose body is the value encoded as JSON by `encoder`.

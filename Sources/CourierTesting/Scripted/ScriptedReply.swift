@@ -27,7 +27,8 @@ public indirect enum ScriptedReply: Sendable {
         switch self {
         case .status(let code, let body, let headers):
             guard let url = request.url,
-                let response = HTTPURLResponse(url: url, statusCode: code, httpVersion: "HTTP/1.1", headerFields: headers)
+                let response = HTTPURLResponse(
+                    url: url, statusCode: code, httpVersion: "HTTP/1.1", headerFields: headers)
             else { throw URLError(.badURL) }
             return TransportResponse(response: response, data: body)
         case .failure(let error):

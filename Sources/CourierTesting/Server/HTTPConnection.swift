@@ -32,7 +32,8 @@ struct HTTPConnection {
             buffer.append(chunk)
             headEnd = buffer.range(of: Self.headerTerminator)
         }
-        guard let headEnd, let head = Head(String(decoding: buffer[buffer.startIndex..<headEnd.lowerBound], as: UTF8.self))
+        guard let headEnd,
+            let head = Head(String(decoding: buffer[buffer.startIndex..<headEnd.lowerBound], as: UTF8.self))
         else {
             Socket.write(descriptor, ServerReply(status: 400).serialized())
             return nil

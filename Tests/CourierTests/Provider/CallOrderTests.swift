@@ -43,9 +43,11 @@ struct CallOrderTests {
     @Test("validation failure retried, then success", arguments: Mode.allCases)
     func validationRetried(mode: Mode) async throws {
         let harness = try OrderHarness(mode, script: [.status(401), .status(200)])
-        let interceptor = RecordingInterceptor(recorder: harness.recorder, retry: { _, context in
-            context.response?.statusCode == 401 ? .retry : .doNotRetry
-        })
+        let interceptor = RecordingInterceptor(
+            recorder: harness.recorder,
+            retry: { _, context in
+                context.response?.statusCode == 401 ? .retry : .doNotRetry
+            })
         let result = await harness.run(harness.provider(interceptor: interceptor))
 
         #expect(try result.get().statusCode == 200)
@@ -61,9 +63,11 @@ struct CallOrderTests {
     @Test("retry with delay", arguments: Mode.allCases)
     func retryWithDelay(mode: Mode) async throws {
         let harness = try OrderHarness(mode, script: [.status(503), .status(200)])
-        let interceptor = RecordingInterceptor(recorder: harness.recorder, retry: { _, context in
-            context.attempt == 1 ? .retryWithDelay(0.05) : .doNotRetry
-        })
+        let interceptor = RecordingInterceptor(
+            recorder: harness.recorder,
+            retry: { _, context in
+                context.attempt == 1 ? .retryWithDelay(0.05) : .doNotRetry
+            })
         let start = Date()
         let result = await harness.run(harness.provider(interceptor: interceptor))
 
@@ -81,9 +85,11 @@ struct CallOrderTests {
     @Test("retries exhausted end with the last attempt's error", arguments: Mode.allCases)
     func retriesExhausted(mode: Mode) async throws {
         let harness = try OrderHarness(mode, script: [.status(500), .status(502)])
-        let interceptor = RecordingInterceptor(recorder: harness.recorder, retry: { _, context in
-            context.attempt < 2 ? .retry : .doNotRetry
-        })
+        let interceptor = RecordingInterceptor(
+            recorder: harness.recorder,
+            retry: { _, context in
+                context.attempt < 2 ? .retry : .doNotRetry
+            })
         let result = await harness.run(harness.provider(interceptor: interceptor))
 
         #expect(result.failure?.response?.statusCode == 502)
@@ -102,9 +108,11 @@ struct CallOrderTests {
     func doNotRetryWithError(mode: Mode) async throws {
         struct SessionExpired: Error {}
         let harness = try OrderHarness(mode, script: [.status(401)])
-        let interceptor = RecordingInterceptor(recorder: harness.recorder, retry: { _, _ in
-            .doNotRetryWithError(SessionExpired())
-        })
+        let interceptor = RecordingInterceptor(
+            recorder: harness.recorder,
+            retry: { _, _ in
+                .doNotRetryWithError(SessionExpired())
+            })
         let result = await harness.run(harness.provider(interceptor: interceptor))
 
         guard case .underlying(let error, let response)? = result.failure else {

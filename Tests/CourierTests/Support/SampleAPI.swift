@@ -31,7 +31,8 @@ enum SampleAPI: TargetType {
     var task: HTTPTask {
         switch self {
         case .user, .invalidURL: .requestPlain
-        case .search(let query, let page): .requestParameters(parameters: ["q": query, "page": page], encoding: URLEncoding.default)
+        case .search(let query, let page):
+            .requestParameters(parameters: ["q": query, "page": page], encoding: URLEncoding.default)
         case .create(let item): .requestJSONEncodable(item)
         case .upload(let data): .requestData(data)
         }

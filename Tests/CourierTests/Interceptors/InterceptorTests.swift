@@ -1,0 +1,110 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Interceptor")
+struct InterceptorTests {
+    private let context = RequestContext(target: SampleAPI.user("a"), attempt: 1)
+    private let request = URLRequest(url: URL(string: "https://example.com")!)
+
+    private func tagger(_ tag: String, log: Locked<[String]>) -> Adapter {
+        Adapter { request, _ in
+            log.withLock { $0.append(tag) }
+            var request = request
+            request.addValue(tag, forHTTPHeaderField: "X-Tags")
+            return request
+        }
+    }
+
+    @Test("adapters run in order, each on the previous output; interceptors come after")
+    func adaptersInOrder() async throws {
+        let log = Locked<[String]>([])
+        let both = Interceptor(adapters: [tagger("c", log: log)])
+        let interceptor = Interceptor(adapters: [tagger("a", log: log), tagger("b", log: log)], interceptors: [both])
+        let adapted = try await interceptor.adapt(request, context: context)
+        #expect(adapted.value(forHTTPHeaderField: "X-Tags") == "a,b,c")
+        #expect(log.value == ["a", "b", "c"])
+    }
+
+    @Test("the first adapter failure stops the chain")
+    func firstFailureStops() async {
+        struct Denied: Error {}
+        let log = Locked<[String]>([])
+        let interceptor = Interceptor(adapters: [
+            tagger("a", log: log), Adapter { _, _ in throw Denied() }, tagger("c", log: log),
+        ])
+        await #expect(throws: Denied.self) { try await interceptor.adapt(request, context: context) }
+        #expect(log.value == ["a"])
+    }
+
+    @Test("retriers are asked in order; the first answer other than doNotRetry wins")
+    func retrierOrder() async {
+        let log = Locked<[String]>([])
+        func retrier(_ name: String, _ result: RetryResult) -> Retrier {
+            Retrier { _, _, _ in
+                log.withLock { $0.append(name) }
+                return result
+            }
+        }
+        let interceptor = Interceptor(
+            retriers: [retrier("a", .doNotRetry), retrier("b", .retryWithDelay(2)), retrier("c", .retry)])
+        let result = await interceptor.retry(request, dueTo: .cancelled, context: context)
+        guard case .retryWithDelay(2) = result else {
+            Issue.record("expected retryWithDelay(2), got \(result)")
+            return
+        }
+        #expect(log.value == ["a", "b"])
+
+        let none = await Interceptor(retriers: [retrier("d", .doNotRetry)]).retry(
+            request, dueTo: .cancelled, context: context)
+        guard case .doNotRetry = none else {
+            Issue.record("expected doNotRetry, got \(none)")
+            return
+        }
+    }
+
+    @Test("the retry context carries the target, the attempt and the response")
+    func retryContext() async throws {
+        let seen = Locked<[String]>([])
+        let transport = ScriptedTransport()
+        transport.enqueue([.status(503), .status(200)], for: SampleAPI.user("a"))
+        let provider = Provider<SampleAPI>(
+            transport: transport,
+            interceptor: Retrier { request, error, context in
+                seen.withLock {
+                    $0.append(
+                        "\(context.target) #\(context.attempt) \(context.response?.statusCode ?? 0) \(error.stage) \(request.url!.path)"
+                    )
+                }
+                return .retry
+            })
+        _ = try await provider.request(.user("a"))
+        #expect(seen.value == [#"user("a") #1 503 validation /v1/users/a"#])
+    }
+
+    @Test("a huge or negative retry delay neither crashes nor hangs the cancellation")
+    func extremeDelays() async throws {
+        let transport = ScriptedTransport()
+        transport.enqueue([.status(503), .status(200)], for: SampleAPI.user("a"))
+        let negative = Provider<SampleAPI>(
+            transport: transport, interceptor: Retrier { _, _, c in c.attempt == 1 ? .retryWithDelay(-5) : .doNotRetry }
+        )
+        #expect(try await negative.request(.user("a")).statusCode == 200)
+
+        let recorder = CallRecorder()
+        let huge = Provider<SampleAPI>(
+            transport: ScriptedTransport(fallback: .status(503)),
+            interceptor: RecordingInterceptor(recorder: recorder, retry: { _, _ in .retryWithDelay(.infinity) }))
+        let call = huge.request(.user("a"), callbackQueue: DispatchQueue(label: "t")) {
+            recorder.record(.completion(.init($0)))
+        }
+        #expect(await recorder.wait(for: .retry(attempt: 1, .failure(.validation))))
+        call.cancel()
+        #expect(await recorder.wait(for: .completion(.failure(.cancellation))))
+    }
+}

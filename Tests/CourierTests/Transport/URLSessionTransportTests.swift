@@ -1,0 +1,115 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The default transport against the loopback server.
+@Suite("URLSessionTransport")
+struct URLSessionTransportTests {
+    private func request(_ server: LoopbackServer, _ path: String, method: String = "GET", body: Data? = nil)
+        -> TransportRequest
+    {
+        var request = URLRequest(url: server.baseURL.appendingPathComponent(path))
+        request.httpMethod = method
+        request.httpBody = body
+        request.setValue("yes", forHTTPHeaderField: "X-Test")
+        return TransportRequest(urlRequest: request)
+    }
+
+    @Test("status codes never throw; body and headers arrive whole")
+    func statusCodes() async throws {
+        let server = try LoopbackServer { request in
+            ServerReply(
+                status: Int(request.path.dropFirst()) ?? 400, headers: ["X-Echo": request.header("X-Test") ?? ""],
+                body: Data(request.path.utf8))
+        }
+        let transport = URLSessionTransport()
+        for status in [200, 201, 204, 401, 404, 500, 503] {
+            let received = try await transport.send(request(server, "\(status)"))
+            #expect(received.response.statusCode == status)
+            #expect(received.response.value(forHTTPHeaderField: "X-Echo") == "yes")
+            #expect(received.data == (status == 204 ? Data() : Data("/\(status)".utf8)))
+        }
+    }
+
+    @Test("a request body reaches the server byte for byte")
+    func requestBody() async throws {
+        let server = try LoopbackServer { ServerReply(body: $0.body) }
+        let payload = Data((0..<300_000).map { UInt8($0 % 251) })
+        let received = try await URLSessionTransport().send(request(server, "echo", method: "POST", body: payload))
+        #expect(received.data == payload)
+        #expect(server.requests.first?.body == payload)
+    }
+
+    @Test("a 401 with a Basic challenge returns the 401 instead of hanging")
+    func basicChallengeDoesNotHang() async throws {
+        let server = try LoopbackServer { _ in
+            ServerReply(status: 401, headers: ["WWW-Authenticate": #"Basic realm="test""#], body: Data("no".utf8))
+        }
+        let received = try await URLSessionTransport().send(request(server, "private"))
+        #expect(received.response.statusCode == 401)
+    }
+
+    @Test("connection refused is a transport error, mapped by the provider")
+    func connectionRefused() async throws {
+        let server = try LoopbackServer { _ in ServerReply() }
+        let url = server.baseURL
+        server.stop()
+        try await Task.sleep(nanoseconds: 200_000_000)  // the listener closes on its next poll
+        struct Local: TargetType {
+            let baseURL: URL
+            var path: String { "/x" }
+            var method: HTTPMethod { .get }
+            var task: HTTPTask { .requestPlain }
+            var headers: [String: String]? { nil }
+        }
+        let provider = Provider<Local>()
+        await #expect {
+            try await provider.request(Local(baseURL: url))
+        } throws: {
+            guard case .transport(let error, _) = $0 as? CourierError else { return false }
+            return (error as? URLError)?.code == .cannotConnectToHost
+        }
+    }
+
+    @Test("cancelling the Swift task cancels the transfer promptly")
+    func cancellation() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let arrived = CallRecorder()
+        let server = try LoopbackServer { _ in
+            arrived.record(.send)
+            _ = release.wait(timeout: .now() + 30)
+            return ServerReply()
+        }
+        defer { release.signal() }
+        let transport = URLSessionTransport()
+        let start = Date()
+        let call = Task { try await transport.send(request(server, "slow")) }
+        #expect(await arrived.wait(for: .send))
+        call.cancel()
+        await #expect {
+            try await call.value
+        } throws: {
+            ($0 as? URLError)?.code == .cancelled
+        }
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test("many concurrent requests each get their own response")
+    func concurrentRouting() async throws {
+        let server = try LoopbackServer { ServerReply(body: Data($0.path.utf8)) }
+        let transport = URLSessionTransport()
+        let bodies = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+            for index in 0..<64 {
+                group.addTask { (index, try await transport.send(request(server, "n\(index)")).data) }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        #expect(bodies.count == 64)
+        #expect(bodies.allSatisfy { $0.value == Data("/n\($0.key)".utf8) })
+    }
+}
