@@ -41,7 +41,9 @@ struct TrackInflightsTests {
                 .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
                 .didReceive("P1", .success(200)),
             ])
-        #expect(isInterleaving(of: [.process("P1", .success(200)), .completion(.success(200))], times: 2, events.dropFirst(5)))
+        #expect(
+            isInterleaving(
+                of: [.process("P1", .success(200)), .completion(.success(200))], times: 2, events.dropFirst(5)))
     }
 
     @Test("a request that fails before its first attempt leaves no entry behind", arguments: Mode.allCases)
@@ -112,8 +114,9 @@ func isInterleaving(of sequence: [HookEvent], times count: Int, _ events: ArrayS
     for event in events {
         // Advance the most advanced copy that expects this event, so that a later event of the
         // sequence is never credited to a copy that has not seen the earlier ones.
-        guard let copy = progress.indices.filter({ progress[$0] < sequence.count && sequence[progress[$0]] == event })
-            .max(by: { progress[$0] < progress[$1] })
+        guard
+            let copy = progress.indices.filter({ progress[$0] < sequence.count && sequence[progress[$0]] == event })
+                .max(by: { progress[$0] < progress[$1] })
         else { return false }
         progress[copy] += 1
     }
