@@ -35,6 +35,10 @@ public final class Provider<Target: TargetType>: Sendable {
     /// Says whether and how a target is stubbed.
     public let stubClosure: @Sendable (Target) -> StubBehavior
     /// The queue the completion API calls back on, unless a call names another.
+    ///
+    /// The default is the main queue, as in Moya. On Linux the main queue runs only while the
+    /// program services it (an async `main`, `dispatchMain()` or a run loop); a server whose main
+    /// thread does something else should pass its own queue.
     public let callbackQueue: DispatchQueue
     /// Sends requests that are not stubbed.
     public let transport: any Transport

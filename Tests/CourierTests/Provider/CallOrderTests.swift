@@ -18,10 +18,7 @@ struct CallOrderTests {
 
         #expect(try result.get().statusCode == 200)
         #expect(
-            harness.recorder.events == [
-                .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
-                .didReceive("P1", .success(200)), .process("P1", .success(200)), .completion(.success(200)),
-            ])
+            harness.recorder.events == [HookEvent].attempt(1) + .finish(.success(200)))
     }
 
     @Test("plugins run in array order", arguments: Mode.allCases)
@@ -52,12 +49,8 @@ struct CallOrderTests {
 
         #expect(try result.get().statusCode == 200)
         #expect(
-            harness.recorder.events == [
-                .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
-                .retry(attempt: 1, .failure(.validation)),
-                .prepare("P1"), .willSend("P1", attempt: 2), .adapt(attempt: 2), .send,
-                .didReceive("P1", .success(200)), .process("P1", .success(200)), .completion(.success(200)),
-            ])
+            harness.recorder.events == [HookEvent].attempt(1) + [.retry(attempt: 1, .failure(.validation))]
+                + .attempt(2) + .finish(.success(200)))
     }
 
     @Test("retry with delay", arguments: Mode.allCases)
@@ -74,12 +67,8 @@ struct CallOrderTests {
         #expect(try result.get().statusCode == 200)
         #expect(Date().timeIntervalSince(start) >= 0.05)
         #expect(
-            harness.recorder.events == [
-                .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
-                .retry(attempt: 1, .failure(.validation)),
-                .prepare("P1"), .willSend("P1", attempt: 2), .adapt(attempt: 2), .send,
-                .didReceive("P1", .success(200)), .process("P1", .success(200)), .completion(.success(200)),
-            ])
+            harness.recorder.events == [HookEvent].attempt(1) + [.retry(attempt: 1, .failure(.validation))]
+                + .attempt(2) + .finish(.success(200)))
     }
 
     @Test("retries exhausted end with the last attempt's error", arguments: Mode.allCases)
@@ -94,14 +83,8 @@ struct CallOrderTests {
 
         #expect(result.failure?.response?.statusCode == 502)
         #expect(
-            harness.recorder.events == [
-                .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
-                .retry(attempt: 1, .failure(.validation)),
-                .prepare("P1"), .willSend("P1", attempt: 2), .adapt(attempt: 2), .send,
-                .retry(attempt: 2, .failure(.validation)),
-                .didReceive("P1", .failure(.validation)), .process("P1", .failure(.validation)),
-                .completion(.failure(.validation)),
-            ])
+            harness.recorder.events == [HookEvent].attempt(1) + [.retry(attempt: 1, .failure(.validation))]
+                + .attempt(2) + [.retry(attempt: 2, .failure(.validation))] + .finish(.failure(.validation)))
     }
 
     @Test("doNotRetryWithError finishes with the retrier's error", arguments: Mode.allCases)
@@ -122,11 +105,8 @@ struct CallOrderTests {
         #expect(error is SessionExpired)
         #expect(response?.statusCode == 401)
         #expect(
-            harness.recorder.events == [
-                .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
-                .retry(attempt: 1, .failure(.validation)),
-                .didReceive("P1", .failure(.other)), .process("P1", .failure(.other)), .completion(.failure(.other)),
-            ])
+            harness.recorder.events == [HookEvent].attempt(1) + [.retry(attempt: 1, .failure(.validation))]
+                + .finish(.failure(.other)))
     }
 
     @Test("transport error", arguments: Mode.allCases)
@@ -136,12 +116,8 @@ struct CallOrderTests {
 
         #expect(result.failure?.stage == .transport)
         #expect(
-            harness.recorder.events == [
-                .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
-                .retry(attempt: 1, .failure(.transport)),
-                .didReceive("P1", .failure(.transport)), .process("P1", .failure(.transport)),
-                .completion(.failure(.transport)),
-            ])
+            harness.recorder.events == [HookEvent].attempt(1) + [.retry(attempt: 1, .failure(.transport))]
+                + .finish(.failure(.transport)))
     }
 
     @Test("prepare throws: no willSend, no adapt, no transport", arguments: Mode.allCases)
@@ -188,11 +164,8 @@ struct CallOrderTests {
 
         #expect(try result.get().statusCode == 200)
         #expect(
-            harness.recorder.events == [
-                .prepare("P1"), .retry(attempt: 1, .failure(.preparing)),
-                .prepare("P1"), .willSend("P1", attempt: 2), .adapt(attempt: 2), .send,
-                .didReceive("P1", .success(200)), .process("P1", .success(200)), .completion(.success(200)),
-            ])
+            harness.recorder.events == [.prepare("P1"), .retry(attempt: 1, .failure(.preparing))] + .attempt(2)
+                + .finish(.success(200)))
     }
 
     @Test("adapt throws: no transport", arguments: Mode.allCases)
@@ -209,9 +182,7 @@ struct CallOrderTests {
             harness.recorder.events == [
                 .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1),
                 .retry(attempt: 1, .failure(.adapting)),
-                .didReceive("P1", .failure(.adapting)), .process("P1", .failure(.adapting)),
-                .completion(.failure(.adapting)),
-            ])
+            ] + .finish(.failure(.adapting)))
     }
 
     @Test("request building fails: no attempt, no retry", arguments: Mode.allCases)
@@ -227,10 +198,7 @@ struct CallOrderTests {
         }
         #expect(error as? RequestValidationError == .bodyNotAllowed(.get))
         #expect(
-            harness.recorder.events == [
-                .didReceive("P1", .failure(.building)), .process("P1", .failure(.building)),
-                .completion(.failure(.building)),
-            ])
+            harness.recorder.events == .finish(.failure(.building)))
     }
 
     @Test("a throwing request closure fails the building stage", arguments: Mode.allCases)
@@ -241,10 +209,7 @@ struct CallOrderTests {
 
         #expect(result.failure?.underlyingError is KeychainLocked)
         #expect(
-            harness.recorder.events == [
-                .didReceive("P1", .failure(.building)), .process("P1", .failure(.building)),
-                .completion(.failure(.building)),
-            ])
+            harness.recorder.events == .finish(.failure(.building)))
     }
 }
 

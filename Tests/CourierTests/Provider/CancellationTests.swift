@@ -11,10 +11,7 @@ import Testing
 /// `didReceive`, `process` and the completion still run exactly once with `.cancelled`.
 @Suite("Cancellation")
 struct CancellationTests {
-    private static let cancelledTail: [HookEvent] = [
-        .didReceive("P1", .failure(.cancellation)), .process("P1", .failure(.cancellation)),
-        .completion(.failure(.cancellation)),
-    ]
+    private static let cancelledTail: [HookEvent] = .finish(.failure(.cancellation))
 
     @Test("cancelled before the first attempt", arguments: Mode.allCases)
     func beforeFirstAttempt(mode: Mode) async throws {
@@ -65,8 +62,7 @@ struct CancellationTests {
         #expect(call.isCancelled)
         #expect(Date().timeIntervalSince(start) < 10)
         #expect(
-            harness.recorder.events == [.prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send]
-                + Self.cancelledTail)
+            harness.recorder.events == .attempt(1) + Self.cancelledTail)
     }
 
     @Test("cancelled while the retrier decides: the retrier's answer is ignored", arguments: Mode.allCases)
@@ -86,10 +82,8 @@ struct CancellationTests {
 
         #expect(result.failure?.isCancellation == true)
         #expect(
-            harness.recorder.events == [
-                .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
-                .retry(attempt: 1, .failure(.validation)),
-            ] + Self.cancelledTail)
+            harness.recorder.events
+                == .attempt(1) + [.retry(attempt: 1, .failure(.validation))] + Self.cancelledTail)
     }
 
     @Test("cancelled during a retry delay: no further attempt", arguments: Mode.allCases)
@@ -106,10 +100,8 @@ struct CancellationTests {
         #expect(result.failure?.isCancellation == true)
         #expect(Date().timeIntervalSince(start) < 10)
         #expect(
-            harness.recorder.events == [
-                .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
-                .retry(attempt: 1, .failure(.validation)),
-            ] + Self.cancelledTail)
+            harness.recorder.events
+                == .attempt(1) + [.retry(attempt: 1, .failure(.validation))] + Self.cancelledTail)
     }
 
     @Test("cancelled while an adapter awaits", arguments: Mode.allCases)

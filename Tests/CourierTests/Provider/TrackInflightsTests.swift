@@ -13,14 +13,7 @@ struct TrackInflightsTests {
     func joins(mode: Mode) async throws {
         let harness = try OrderHarness(mode, script: [.status(200)])
         let gate = CallRecorder()
-        let interceptor = RecordingInterceptor(
-            recorder: harness.recorder,
-            adapt: { request, _ in
-                // Hold the first attempt until the second caller has joined.
-                _ = await gate.wait(for: .send)
-                return request
-            })
-        let provider = harness.provider(interceptor: interceptor, trackInflights: true)
+        let provider = gatedProvider(harness, gate: gate)
         let key = try provider.endpoint(harness.target).urlRequest()
 
         async let first = harness.run(provider)
@@ -64,13 +57,7 @@ struct TrackInflightsTests {
     func joinedCallerCancels(mode: Mode) async throws {
         let harness = try OrderHarness(mode, script: [.status(200)])
         let gate = CallRecorder()
-        let interceptor = RecordingInterceptor(
-            recorder: harness.recorder,
-            adapt: { request, _ in
-                _ = await gate.wait(for: .send)
-                return request
-            })
-        let provider = harness.provider(interceptor: interceptor, trackInflights: true)
+        let provider = gatedProvider(harness, gate: gate)
         let key = try provider.endpoint(harness.target).urlRequest()
 
         let first = Task { await harness.run(provider) }
@@ -105,6 +92,18 @@ struct TrackInflightsTests {
         #expect(events.count { $0 == .didReceive("P1", .failure(.cancellation)) } == 1)
         #expect(events.count { $0 == .completion(.failure(.cancellation)) } == 2)
     }
+}
+
+/// A tracking provider whose first attempt waits in `adapt` until `gate` records `.send`, so
+/// that other callers can join it.
+func gatedProvider(_ harness: OrderHarness, gate: CallRecorder) -> Provider<OrderTarget> {
+    let interceptor = RecordingInterceptor(
+        recorder: harness.recorder,
+        adapt: { request, _ in
+            _ = await gate.wait(for: .send)
+            return request
+        })
+    return harness.provider(interceptor: interceptor, trackInflights: true)
 }
 
 /// Whether `events` is `count` copies of the ordered `sequence`, interleaved in any way: each

@@ -137,3 +137,15 @@ extension Endpoint {
             httpHeaderFields: httpHeaderFields, options: options)
     }
 }
+
+extension [HookEvent] {
+    /// The events of one attempt that reaches the transport, for plugin `P1`.
+    static func attempt(_ number: Int) -> [HookEvent] {
+        [.prepare("P1"), .willSend("P1", attempt: number), .adapt(attempt: number), .send]
+    }
+
+    /// The events after the last attempt, for plugin `P1`: didReceive, process, completion.
+    static func finish(_ outcome: HookEvent.Outcome) -> [HookEvent] {
+        [.didReceive("P1", outcome), .process("P1", outcome), .completion(outcome)]
+    }
+}
