@@ -21,24 +21,24 @@ final class InflightRegistry: Sendable {
     }
 
     private struct State {
-        var flights: [URLRequest: Flight] = [:]
+        var flights: [RequestKey: Flight] = [:]
         var lastID: UInt64 = 0
     }
 
     private let state = Locked(State())
 
     /// Whether a flight for `key` is in the table.
-    func isInFlight(_ key: URLRequest) -> Bool {
+    func isInFlight(_ key: RequestKey) -> Bool {
         state.withLock { $0.flights[key] != nil }
     }
 
     /// How many callers wait on the flight of `key`.
-    func callers(for key: URLRequest) -> Int {
+    func callers(for key: RequestKey) -> Int {
         state.withLock { $0.flights[key]?.waiters.count ?? 0 }
     }
 
     /// Joins the flight of `key`, starting it with `work` if there is none, and returns its outcome.
-    func perform(key: URLRequest, work: @escaping @Sendable () async -> Outcome) async -> Outcome {
+    func perform(key: RequestKey, work: @escaping @Sendable () async -> Outcome) async -> Outcome {
         let caller = state.withLock { state in
             state.lastID += 1
             return state.lastID
@@ -53,7 +53,7 @@ final class InflightRegistry: Sendable {
     }
 
     private func join(
-        key: URLRequest, caller: UInt64, continuation: CheckedContinuation<Outcome, Never>,
+        key: RequestKey, caller: UInt64, continuation: CheckedContinuation<Outcome, Never>,
         work: @escaping @Sendable () async -> Outcome
     ) {
         let startsFlight: Bool? = state.withLock { state in
@@ -73,7 +73,7 @@ final class InflightRegistry: Sendable {
         }
     }
 
-    private func start(key: URLRequest, flight: UInt64, work: @escaping @Sendable () async -> Outcome) {
+    private func start(key: RequestKey, flight: UInt64, work: @escaping @Sendable () async -> Outcome) {
         let task = Task {
             let outcome = await work()
             self.finish(key: key, flight: flight, with: outcome)
@@ -86,7 +86,7 @@ final class InflightRegistry: Sendable {
         if abandoned { task.cancel() }
     }
 
-    private func finish(key: URLRequest, flight: UInt64, with outcome: Outcome) {
+    private func finish(key: RequestKey, flight: UInt64, with outcome: Outcome) {
         let waiters = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
             guard state.flights[key]?.id == flight else { return [] }
             return state.flights.removeValue(forKey: key).map { Array($0.waiters.values) } ?? []
@@ -96,7 +96,7 @@ final class InflightRegistry: Sendable {
         }
     }
 
-    private func leave(key: URLRequest, caller: UInt64) {
+    private func leave(key: RequestKey, caller: UInt64) {
         let (waiter, abandonedTask) = state.withLock {
             state -> (CheckedContinuation<Outcome, Never>?, Task<Void, Never>?) in
             guard let waiter = state.flights[key]?.waiters.removeValue(forKey: caller) else { return (nil, nil) }

@@ -10,8 +10,8 @@ extension Provider {
     func perform(_ target: Target) async -> Result<Response, CourierError> {
         let endpoint = endpointClosure(target)
         let outcome: Result<Response, CourierError>
-        if trackInflights, let key = try? endpoint.urlRequest() {
-            outcome = await inflights.perform(key: key) { await self.exchange(target, endpoint) }
+        if trackInflights, let request = try? endpoint.urlRequest() {
+            outcome = await inflights.perform(key: RequestKey(request)) { await self.exchange(target, endpoint) }
         } else {
             outcome = await exchange(target, endpoint)
         }

@@ -82,17 +82,19 @@ public final class Provider<Target: TargetType>: Sendable {
     }
 
     /// Whether a request with this base request is in flight (with ``trackInflights``).
+    ///
+    /// Requests are the same when their method, URL, headers and body are.
     /// - Parameter request: The base request, as ``Endpoint/urlRequest()`` builds it.
     /// - Returns: `true` while a shared exchange for it runs.
     public func isInFlight(_ request: URLRequest) -> Bool {
-        inflights.isInFlight(request)
+        inflights.isInFlight(RequestKey(request))
     }
 
     /// How many callers share the in-flight exchange of this base request (with ``trackInflights``).
     /// - Parameter request: The base request, as ``Endpoint/urlRequest()`` builds it.
     /// - Returns: The number of callers waiting for it; 0 when none is in flight.
     public func inflightCallers(for request: URLRequest) -> Int {
-        inflights.callers(for: request)
+        inflights.callers(for: RequestKey(request))
     }
 
     /// The endpoint of `target`, as `endpointClosure` builds it.

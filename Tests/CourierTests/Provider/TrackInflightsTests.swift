@@ -131,3 +131,26 @@ func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) async -> Boo
     }
     return true
 }
+
+@Suite("trackInflights keys")
+struct TrackInflightsKeyTests {
+    @Test("requests that differ only in body or headers never join")
+    func distinctBodiesDoNotJoin() async throws {
+        let transport = ScriptedTransport(fallback: .delayed(0.05, .status(200)))
+        let provider = Provider<SampleAPI>(transport: transport, trackInflights: true)
+        async let first = provider.request(.create(NewItem(name: "a", count: 1)))
+        async let second = provider.request(.create(NewItem(name: "b", count: 1)))
+        _ = try await (first, second)
+        #expect(transport.requests.count == 2)
+
+        let headers = Provider<SampleAPI>(
+            endpointClosure: { target in
+                Provider.defaultEndpointMapping(for: target).adding(newHTTPHeaderFields: ["X-Id": UUID().uuidString])
+            },
+            transport: transport, trackInflights: true)
+        async let third = headers.request(.user("a"))
+        async let fourth = headers.request(.user("a"))
+        _ = try await (third, fourth)
+        #expect(transport.requests.count == 4)
+    }
+}

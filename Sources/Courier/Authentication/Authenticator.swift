@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A credential an ``AuthenticationInterceptor`` applies to requests, such as an OAuth token pair.
+public protocol AuthenticationCredential: Sendable {
+    /// Whether the credential must be refreshed before it is used again (for example, it expires
+    /// within the next minute). A credential that says so is refreshed before any request is sent.
+    var requiresRefresh: Bool { get }
+}
+
+/// What an ``AuthenticationInterceptor`` needs to know about your authentication scheme: how to
+/// sign a request, how to refresh a credential, and how to recognise an authentication failure.
+///
+/// ```swift
+/// struct OAuthAuthenticator: Authenticator {
+///     let api: Provider<AuthAPI>   // a provider without the authentication interceptor
+///     func apply(_ credential: OAuthCredential, to request: URLRequest) -> URLRequest {
+///         var request = request
+///         request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
+///         return request
+///     }
+///     func refresh(_ credential: OAuthCredential) async throws -> OAuthCredential {
+///         try await api.request(.refresh(credential.refreshToken), as: OAuthCredential.self)
+///     }
+/// }
+/// ```
+/// `refresh` may itself send a request with a ``Provider``. Use one that does not carry this
+/// interceptor, or exclude the refresh endpoint with ``requiresAuthentication(_:target:)``:
+/// a refresh request that waited for the refresh in progress would wait for itself forever.
+public protocol Authenticator: Sendable {
+    /// The credential type.
+    associatedtype Credential: AuthenticationCredential
+
+    /// Returns `request` signed with `credential`, for example with an `Authorization` header.
+    /// - Parameters:
+    ///   - credential: The credential to apply.
+    ///   - request: The request to sign.
+    /// - Returns: The signed request.
+    func apply(_ credential: Credential, to request: URLRequest) -> URLRequest
+
+    /// Returns a new credential for an expired or rejected one.
+    /// - Parameter credential: The current credential.
+    /// - Returns: The new credential.
+    /// - Throws: Any error, to fail every request waiting for the refresh with it.
+    func refresh(_ credential: Credential) async throws -> Credential
+
+    /// Whether a failed attempt failed because of its credential. The default is a status code in
+    /// ``authenticationFailureStatusCodes``.
+    /// - Parameters:
+    ///   - request: The attempt's request.
+    ///   - response: The attempt's response.
+    /// - Returns: `true` to refresh the credential and retry.
+    func isAuthenticationFailure(_ request: URLRequest, response: Response) -> Bool
+
+    /// The status codes that mean "the credential was rejected"; `[401]` by default.
+    var authenticationFailureStatusCodes: Set<Int> { get }
+
+    /// Whether `request` was signed with `credential`. The default applies `credential` again and
+    /// compares method, URL, headers and body: unchanged means already signed with it.
+    /// - Parameters:
+    ///   - request: A signed request.
+    ///   - credential: The current credential.
+    /// - Returns: `true` when the request carries this credential.
+    func isRequest(_ request: URLRequest, authenticatedWith credential: Credential) -> Bool
+
+    /// Whether a request needs the credential at all; `true` by default. Return `false` for login
+    /// and refresh endpoints, or for hosts other than your API's.
+    /// - Parameters:
+    ///   - request: The prepared request.
+    ///   - target: The target being requested.
+    /// - Returns: `false` to send the request as it is and never retry it for authentication.
+    func requiresAuthentication(_ request: URLRequest, target: any TargetType) -> Bool
+}
+
+extension Authenticator {
+    /// `[401]`.
+    public var authenticationFailureStatusCodes: Set<Int> { [401] }
+
+    /// A status code in ``authenticationFailureStatusCodes``.
+    public func isAuthenticationFailure(_ request: URLRequest, response: Response) -> Bool {
+        authenticationFailureStatusCodes.contains(response.statusCode)
+    }
+
+    /// Whether applying `credential` again leaves the request's method, URL, headers and body
+    /// unchanged. (`URLRequest`'s own `==` ignores headers on Linux, so it cannot tell.)
+    public func isRequest(_ request: URLRequest, authenticatedWith credential: Credential) -> Bool {
+        RequestKey(apply(credential, to: request)) == RequestKey(request)
+    }
+
+    /// `true`.
+    public func requiresAuthentication(_ request: URLRequest, target: any TargetType) -> Bool { true }
+}
