@@ -67,21 +67,13 @@ struct AuthPluginTests {
             request.header("Authorization") == expected
                 ? .json("{}") : ServerReply(status: 401, headers: ["WWW-Authenticate": #"Basic realm="x""#])
         }
-        struct Protected: TargetType {
-            let baseURL: URL
-            var path: String { "/private" }
-            var method: HTTPMethod { .get }
-            var task: HTTPTask { .requestPlain }
-            var headers: [String: String]? { nil }
-            var validationType: ValidationType { .successCodes }
-        }
-        let signed = Provider<Protected>(plugins: [
+        let signed = Provider<OrderTarget>(plugins: [
             CredentialsPlugin { _ in URLCredential(user: "ann", password: "s3cret", persistence: .none) }
         ])
-        #expect(try await signed.request(Protected(baseURL: server.baseURL)).statusCode == 200)
+        #expect(try await signed.request(OrderTarget(baseURL: server.baseURL, path: "/private")).statusCode == 200)
 
-        let unsigned = Provider<Protected>()
-        let error = await capture { try await unsigned.request(Protected(baseURL: server.baseURL)) }
+        let unsigned = Provider<OrderTarget>()
+        let error = await capture { try await unsigned.request(OrderTarget(baseURL: server.baseURL, path: "/private")) }
         #expect(error?.response?.statusCode == 401)
     }
 }

@@ -149,18 +149,10 @@ struct RetryPolicyTests {
             return call == 1
                 ? ServerReply(status: 503, headers: ["Retry-After": "1"]) : .json(#"{"ok":true}"#)
         }
-        struct Status: TargetType {
-            let baseURL: URL
-            var path: String { "/status" }
-            var method: HTTPMethod { .get }
-            var task: HTTPTask { .requestPlain }
-            var headers: [String: String]? { nil }
-            var validationType: ValidationType { .successCodes }
-        }
-        let provider = Provider<Status>(interceptor: .retryPolicy)
+        let provider = Provider<OrderTarget>(interceptor: .retryPolicy)
         let start = Date()
 
-        let response = try await provider.request(Status(baseURL: server.baseURL))
+        let response = try await provider.request(OrderTarget(baseURL: server.baseURL, path: "/status"))
 
         #expect(response.statusCode == 200)
         #expect(Date().timeIntervalSince(start) >= 1)

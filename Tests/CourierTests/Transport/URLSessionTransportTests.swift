@@ -60,16 +60,9 @@ struct URLSessionTransportTests {
         let url = server.baseURL
         server.stop()
         try await Task.sleep(nanoseconds: 200_000_000)  // the listener closes on its next poll
-        struct Local: TargetType {
-            let baseURL: URL
-            var path: String { "/x" }
-            var method: HTTPMethod { .get }
-            var task: HTTPTask { .requestPlain }
-            var headers: [String: String]? { nil }
-        }
-        let provider = Provider<Local>()
+        let provider = Provider<OrderTarget>()
         await #expect {
-            try await provider.request(Local(baseURL: url))
+            try await provider.request(OrderTarget(baseURL: url, path: "/x"))
         } throws: {
             guard case .transport(let error, _) = $0 as? CourierError else { return false }
             return (error as? URLError)?.code == .cannotConnectToHost
