@@ -43,6 +43,15 @@ public protocol PluginType: Sendable {
     ///   - target: The target that was requested.
     func didReceive(_ result: Result<Response, CourierError>, target: any TargetType)
 
+    /// Called once per request with its final result and what it did: the provider calls this
+    /// one. Its default calls ``didReceive(_:target:)``; implement it instead when you need the
+    /// request's identifier, durations or attempts (loggers, activity indicators, metrics).
+    /// - Parameters:
+    ///   - result: The response, or the error the request ended with.
+    ///   - target: The target that was requested.
+    ///   - metrics: The request's identifier, duration and attempts.
+    func didReceive(_ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics)
+
     /// Changes the final result before it reaches the caller; each plugin receives the previous
     /// one's output and may turn a success into a failure or back.
     /// - Parameters:
@@ -61,6 +70,10 @@ extension PluginType {
     public func willSend(_ request: PreparedRequest, target: any TargetType) {}
     /// Does nothing.
     public func didReceive(_ result: Result<Response, CourierError>, target: any TargetType) {}
+    /// Calls ``didReceive(_:target:)``.
+    public func didReceive(_ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics) {
+        didReceive(result, target: target)
+    }
     /// Returns `result` unchanged.
     public func process(_ result: Result<Response, CourierError>, target: any TargetType) async -> Result<
         Response, CourierError

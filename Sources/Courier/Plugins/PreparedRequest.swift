@@ -11,14 +11,18 @@ public struct PreparedRequest: Sendable {
     public let request: URLRequest
     /// The attempt number, starting at 1.
     public let attempt: Int
+    /// The request this attempt belongs to; ``RequestMetrics/requestID`` in `didReceive` is the same.
+    public let requestID: RequestID
 
     /// Creates a prepared request.
     /// - Parameters:
     ///   - request: The prepared request.
     ///   - attempt: The attempt number, starting at 1.
-    public init(request: URLRequest, attempt: Int) {
+    ///   - requestID: The request this attempt belongs to.
+    public init(request: URLRequest, attempt: Int, requestID: RequestID) {
         self.request = request
         self.attempt = attempt
+        self.requestID = requestID
     }
 
     /// The request as a `curl` command line; see `URLRequest.cURLDescription(redacting:)`.

@@ -13,9 +13,13 @@ extension URLRequest {
     ///
     /// Headers are sorted by name; the values of `redactedHeaders` (case-insensitive) are
     /// replaced by `***`, so a log never holds a token by default.
-    /// - Parameter redactedHeaders: Header names whose values are hidden; the sensitive ones by default.
+    /// - Parameters:
+    ///   - redactedHeaders: Header names whose values are hidden; the sensitive ones by default.
+    ///   - maximumBodyBytes: The largest part of the body shown; the rest is counted. No limit by default.
     /// - Returns: A command such as `curl -X POST -H 'Content-Type: application/json' -d '{}' 'https://…'`.
-    public func cURLDescription(redacting redactedHeaders: Set<String> = sensitiveHeaders) -> String {
+    public func cURLDescription(
+        redacting redactedHeaders: Set<String> = sensitiveHeaders, maximumBodyBytes: Int = .max
+    ) -> String {
         let redacted = Set(redactedHeaders.map { $0.lowercased() })
         var parts = ["curl"]
         let method = httpMethod ?? "GET"
@@ -25,7 +29,9 @@ extension URLRequest {
             parts.append("-H \(Self.quote("\(name): \(shown)"))")
         }
         if let body = httpBody, !body.isEmpty {
-            let text = String(data: body, encoding: .utf8) ?? "<\(body.count) bytes of binary data>"
+            let limit = max(0, maximumBodyBytes)
+            var text = BodySummary.text(body.count > limit ? Data(body.prefix(limit)) : body)
+            if body.count > limit { text += "… (\(body.count - limit) more bytes)" }
             parts.append("-d \(Self.quote(text))")
         }
         parts.append(Self.quote(url?.absoluteString ?? ""))

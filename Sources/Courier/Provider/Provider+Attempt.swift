@@ -10,12 +10,44 @@ struct AttemptFailure: Error {
     let request: URLRequest
 }
 
+/// What every attempt of one request shares.
+struct AttemptSetup<Target: TargetType>: Sendable {
+    let requestID: RequestID
+    let target: Target
+    /// The request the provider built; every attempt starts again from it.
+    let base: URLRequest
+    /// The network transport, or the stub transport of a stubbed target.
+    let transport: any Transport
+}
+
 extension Provider {
+    /// One attempt, with its duration, status and sizes.
+    func measuredAttempt(
+        _ number: Int, _ setup: AttemptSetup<Target>
+    ) async -> (Result<Response, AttemptFailure>, AttemptMetrics) {
+        let stopwatch = Stopwatch()
+        let outcome = await attempt(number, setup)
+        let (response, sent, failure): (Response?, URLRequest?, CourierError.Stage?) =
+            switch outcome {
+            case .success(let response): (response, response.request, nil)
+            case .failure(let failed):
+                // A request that failed in `prepare` or `adapt` never reached the transport.
+                (
+                    failed.error.response, [.preparing, .adapting].contains(failed.error.stage) ? nil : failed.request,
+                    failed.error.stage
+                )
+            }
+        let metrics = AttemptMetrics(
+            number: number, startDate: stopwatch.startDate, duration: stopwatch.elapsed,
+            statusCode: response?.statusCode, bytesSent: sent?.httpBody?.count ?? 0,
+            bytesReceived: response?.data.count ?? 0, failure: failure)
+        return (outcome, metrics)
+    }
+
     /// One attempt: prepare → willSend → adapt → transport → validation.
-    func attempt(
-        _ attempt: Int, of target: Target, from base: URLRequest, via transport: any Transport
-    ) async -> Result<Response, AttemptFailure> {
-        var request = base
+    private func attempt(_ attempt: Int, _ setup: AttemptSetup<Target>) async -> Result<Response, AttemptFailure> {
+        let target = setup.target
+        var request = setup.base
         do {
             for plugin in plugins {
                 request = try await plugin.prepare(request, target: target)
@@ -26,7 +58,7 @@ extension Provider {
         }
         if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled, request: request)) }
 
-        let prepared = PreparedRequest(request: request, attempt: attempt)
+        let prepared = PreparedRequest(request: request, attempt: attempt, requestID: setup.requestID)
         for plugin in plugins {
             plugin.willSend(prepared, target: target)
         }
@@ -38,7 +70,7 @@ extension Provider {
 
         let received: TransportResponse
         do {
-            received = try await transport.send(TransportRequest(urlRequest: request))
+            received = try await setup.transport.send(TransportRequest(urlRequest: request))
         } catch {
             return .failure(
                 AttemptFailure(error: Self.failure(error) { .transport($0, request: request) }, request: request))

@@ -25,13 +25,25 @@ extension Provider {
     /// Builds the request, runs its attempts and tells the plugins the outcome: the part of a
     /// request that joined requests share.
     private func exchange(_ target: Target, _ endpoint: Endpoint) async -> Result<Response, CourierError> {
+        let id = nextRequestID()
+        let stopwatch = Stopwatch()
+        var attempts: [AttemptMetrics] = []
         let result: Result<Response, CourierError>
         switch await buildRequest(endpoint) {
-        case .success(let request): result = await attempts(target, endpoint, request)
-        case .failure(let error): result = .failure(error)
+        case .success(let request):
+            let stub = stubClosure(target)
+            let transport: any Transport =
+                stub == .never
+                ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
+            let setup = AttemptSetup(requestID: id, target: target, base: request, transport: transport)
+            result = await self.attempts(setup, metrics: &attempts)
+        case .failure(let error):
+            result = .failure(error)
         }
+        let metrics = RequestMetrics(
+            requestID: id, startDate: stopwatch.startDate, duration: stopwatch.elapsed, attempts: attempts)
         for plugin in plugins {
-            plugin.didReceive(result, target: target)
+            plugin.didReceive(result, target: target, metrics: metrics)
         }
         return result
     }
@@ -47,23 +59,22 @@ extension Provider {
         }
     }
 
-    /// Makes attempts until one succeeds or the retrier stops them.
-    private func attempts(_ target: Target, _ endpoint: Endpoint, _ base: URLRequest) async -> Result<
-        Response, CourierError
-    > {
-        let stub = stubClosure(target)
-        let transport: any Transport =
-            stub == .never ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
-        var attempt = 1
+    /// Makes attempts until one succeeds or the retrier stops them; appends each one's metrics.
+    private func attempts(
+        _ setup: AttemptSetup<Target>, metrics: inout [AttemptMetrics]
+    ) async -> Result<Response, CourierError> {
+        var number = 1
         while true {
+            let (outcome, attemptMetrics) = await measuredAttempt(number, setup)
+            metrics.append(attemptMetrics)
             let failure: AttemptFailure
-            switch await self.attempt(attempt, of: target, from: base, via: transport) {
+            switch outcome {
             case .success(let response): return .success(response)
             case .failure(let attemptFailure): failure = attemptFailure
             }
             if case .cancelled = failure.error { return .failure(.cancelled) }
-            switch await retryDecision(after: failure, target: target, attempt: attempt) {
-            case .retry: attempt += 1
+            switch await retryDecision(after: failure, target: setup.target, attempt: number) {
+            case .retry: number += 1
             case .finish(let error): return .failure(error)
             }
         }

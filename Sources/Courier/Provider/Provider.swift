@@ -50,6 +50,16 @@ public final class Provider<Target: TargetType>: Sendable {
     public let trackInflights: Bool
 
     let inflights = InflightRegistry()
+    private let requestCount = Locked<UInt64>(0)
+
+    /// A new identifier for a request of this provider.
+    func nextRequestID() -> RequestID {
+        let sequence = requestCount.withLock { count in
+            count += 1
+            return count
+        }
+        return RequestID(scope: ObjectIdentifier(self), sequence: sequence)
+    }
 
     /// Creates a provider; every setting has a default.
     /// - Parameters:

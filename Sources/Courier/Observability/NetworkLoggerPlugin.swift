@@ -1,0 +1,154 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Logs each attempt and each request's result, with secrets redacted by default.
+///
+/// One entry per attempt (with its attempt number) and one for the final result (with its total
+/// duration and number of attempts), tied together by the request's identifier:
+/// ```text
+/// Courier: [2026-11-22T11:53:50Z] Request #3 attempt 1: GET https://api.example.com/users
+/// Courier: [2026-11-22T11:53:50Z] Request Headers #3: [Accept: application/json, Authorization: ***]
+/// Courier: [2026-11-22T11:53:50Z] Response #3: 200 GET https://api.example.com/users (42 ms, 1 attempt)
+/// ```
+/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` (plus any header you add to
+/// ``Configuration/redactedHeaders``) show as `***` in header entries and cURL commands. Bodies are
+/// cut after ``Configuration/maximumBodyBytes``; binary bodies are summarised, never dumped.
+///
+/// Send the entries anywhere with ``Configuration/output``, for example to swift-log:
+/// ```swift
+/// NetworkLoggerPlugin(configuration: .init(output: { _, entries in entries.forEach { logger.info("\($0)") } }))
+/// ```
+public struct NetworkLoggerPlugin: PluginType {
+    /// What is logged, how, and where.
+    public let configuration: Configuration
+    private let starts = Locked<[RequestID: Date]>([:])
+
+    /// Creates a logger.
+    /// - Parameter configuration: What is logged and where; ``Configuration/init(formatter:output:logOptions:redactedHeaders:maximumBodyBytes:clock:)`` defaults by default.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// A logger with ``LogOptions/verbose``.
+    public static var verbose: NetworkLoggerPlugin {
+        NetworkLoggerPlugin(configuration: Configuration(logOptions: .verbose))
+    }
+
+    /// Logs the attempt.
+    /// - Parameters:
+    ///   - request: The prepared request.
+    ///   - target: The target being requested.
+    public func willSend(_ request: PreparedRequest, target: any TargetType) {
+        let now = configuration.clock()
+        starts.withLock { starts in
+            if starts[request.requestID] == nil { starts[request.requestID] = now }
+        }
+        configuration.output(target, attemptEntries(request, target: target, date: now))
+    }
+
+    /// Logs the result with its total duration.
+    /// - Parameters:
+    ///   - result: The final result.
+    ///   - target: The target that was requested.
+    ///   - metrics: The request's identifier and attempts.
+    public func didReceive(
+        _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics
+    ) {
+        let now = configuration.clock()
+        let start = starts.withLock { $0.removeValue(forKey: metrics.requestID) } ?? now
+        configuration.output(
+            target,
+            resultEntries(result, target: target, metrics: metrics, elapsed: now.timeIntervalSince(start), date: now))
+    }
+
+    private func attemptEntries(_ prepared: PreparedRequest, target: any TargetType, date: Date) -> [String] {
+        let request = prepared.request
+        let id = prepared.requestID
+        let options = configuration.logOptions
+        let entry = { (identifier: String, message: String) in
+            configuration.formatter.entry(identifier, message, target, date)
+        }
+        if options.contains(.formatRequestAscURL) {
+            let command = request.cURLDescription(
+                redacting: configuration.redactedHeaders, maximumBodyBytes: configuration.maximumBodyBytes)
+            return [entry("Request \(id) attempt \(prepared.attempt)", command)]
+        }
+        let line = options.contains(.requestMethod) ? "\(request.httpMethod ?? "GET") " : ""
+        var entries = [
+            entry("Request \(id) attempt \(prepared.attempt)", line + (request.url?.absoluteString ?? "(no URL)"))
+        ]
+        if options.contains(.requestHeaders) {
+            entries.append(entry("Request Headers \(id)", headerList(request.allHTTPHeaderFields ?? [:])))
+        }
+        if options.contains(.requestBody), let body = request.httpBody, !body.isEmpty {
+            entries.append(
+                entry(
+                    "Request Body \(id)",
+                    bodyText(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), request: true)))
+        }
+        return entries
+    }
+
+    private func resultEntries(
+        _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics,
+        elapsed: TimeInterval,
+        date: Date
+    ) -> [String] {
+        let id = metrics.requestID
+        let entry = { (identifier: String, message: String) in
+            configuration.formatter.entry(identifier, message, target, date)
+        }
+        let count = metrics.attempts.count
+        let timing = "(\(Int((elapsed * 1000).rounded())) ms, \(count) attempt\(count == 1 ? "" : "s"))"
+        let response: Response?
+        let isError: Bool
+        var entries: [String]
+        switch result {
+        case .success(let success):
+            (response, isError) = (success, false)
+            entries = [entry("Response \(id)", "\(success.statusCode) \(describe(success.request)) \(timing)")]
+        case .failure(let error):
+            (response, isError) = (error.response, true)
+            entries = [entry("Error \(id)", "\(error.errorDescription ?? "\(error)") \(timing)")]
+        }
+        guard let response else { return entries }
+        if configuration.logOptions.contains(.responseHeaders), let http = response.response {
+            let headers = Dictionary(
+                http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, uniquingKeysWith: { $1 })
+            entries.append(entry("Response Headers \(id)", headerList(headers)))
+        }
+        let wantsBody = configuration.logOptions.contains(isError ? .errorResponseBody : .successResponseBody)
+        if wantsBody, !response.data.isEmpty {
+            let type = response.response?.value(forHTTPHeaderField: "Content-Type")
+            entries.append(entry("Response Body \(id)", bodyText(response.data, contentType: type, request: false)))
+        }
+        return entries
+    }
+
+    private func describe(_ request: URLRequest?) -> String {
+        guard let request else { return "" }
+        return "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
+    }
+
+    private func headerList(_ headers: [String: String]) -> String {
+        let redacted = Set(configuration.redactedHeaders.map { $0.lowercased() })
+        let pairs = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
+            "\(name): \(redacted.contains(name.lowercased()) ? "***" : value)"
+        }
+        return "[" + pairs.joined(separator: ", ") + "]"
+    }
+
+    private func bodyText(_ data: Data, contentType: String?, request: Bool) -> String {
+        if BodySummary.isBinary(contentType: contentType) {
+            return BodySummary.binary(data, contentType: contentType)
+        }
+        let limit = max(0, configuration.maximumBodyBytes)
+        let shown = data.count > limit ? Data(data.prefix(limit)) : data
+        let format = request ? configuration.formatter.requestData : configuration.formatter.responseData
+        let text = format(shown)
+        return data.count > limit ? text + "… (\(data.count - limit) more bytes)" : text
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Identifies one request of a provider, so observers can tie its attempts to its result.
+public struct RequestID: Hashable, Sendable, CustomStringConvertible {
+    /// Which provider made the request (0 when built by hand).
+    let scope: ObjectIdentifier?
+    /// The request's number within its provider, from 1.
+    public let sequence: UInt64
+
+    /// Creates an identifier, for tests of your own plugins.
+    /// - Parameter sequence: The request's number.
+    public init(sequence: UInt64) {
+        self.scope = nil
+        self.sequence = sequence
+    }
+
+    init(scope: ObjectIdentifier, sequence: UInt64) {
+        self.scope = scope
+        self.sequence = sequence
+    }
+
+    /// For example `#12`.
+    public var description: String { "#\(sequence)" }
+}
+
+/// Timings and sizes of one attempt, as the provider measured them.
+public struct AttemptMetrics: Sendable, Equatable {
+    /// The attempt number, from 1.
+    public let number: Int
+    /// When the attempt started (before `prepare`).
+    public let startDate: Date
+    /// How long the attempt took, from `prepare` to validation, in seconds.
+    public let duration: TimeInterval
+    /// The response's status code, when one was received.
+    public let statusCode: Int?
+    /// The size of the request body sent, in bytes.
+    public let bytesSent: Int
+    /// The size of the response body received, in bytes.
+    public let bytesReceived: Int
+    /// The stage that failed, or `nil` when the attempt succeeded.
+    public let failure: CourierError.Stage?
+
+    /// Creates attempt metrics.
+    /// - Parameters:
+    ///   - number: The attempt number.
+    ///   - startDate: When it started.
+    ///   - duration: How long it took, in seconds.
+    ///   - statusCode: The status code, if any.
+    ///   - bytesSent: The request body's size.
+    ///   - bytesReceived: The response body's size.
+    ///   - failure: The failed stage, if any.
+    public init(
+        number: Int, startDate: Date, duration: TimeInterval, statusCode: Int?, bytesSent: Int, bytesReceived: Int,
+        failure: CourierError.Stage?
+    ) {
+        self.number = number
+        self.startDate = startDate
+        self.duration = duration
+        self.statusCode = statusCode
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.failure = failure
+    }
+}
+
+/// What a request did, handed to ``PluginType/didReceive(_:target:metrics:)``: its identifier,
+/// its total duration and each attempt's metrics.
+public struct RequestMetrics: Sendable {
+    /// The request's identifier, the same one ``PreparedRequest/requestID`` carried.
+    public let requestID: RequestID
+    /// When the request started (before the request closure).
+    public let startDate: Date
+    /// How long the request took until its result, in seconds (before `process`).
+    public let duration: TimeInterval
+    /// Each attempt, in order; empty when building the request failed or it was cancelled first.
+    public let attempts: [AttemptMetrics]
+
+    /// Creates request metrics.
+    /// - Parameters:
+    ///   - requestID: The request's identifier.
+    ///   - startDate: When it started.
+    ///   - duration: How long it took, in seconds.
+    ///   - attempts: Each attempt's metrics.
+    public init(requestID: RequestID, startDate: Date, duration: TimeInterval, attempts: [AttemptMetrics]) {
+        self.requestID = requestID
+        self.startDate = startDate
+        self.duration = duration
+        self.attempts = attempts
+    }
+}
+
+/// A monotonic stopwatch for durations; `Date` is only used for the start timestamps.
+struct Stopwatch {
+    let startDate = Date()
+    private let start = DispatchTime.now().uptimeNanoseconds
+
+    var elapsed: TimeInterval {
+        TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
+    }
+}

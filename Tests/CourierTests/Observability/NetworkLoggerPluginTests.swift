@@ -1,0 +1,156 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("NetworkLoggerPlugin")
+struct NetworkLoggerPluginTests {
+    /// Collects the logger's output, and ticks a clock by 10 ms at each reading.
+    final class Capture: Sendable {
+        private let lines = Locked<[String]>([])
+        private let ticks = Locked(0)
+
+        var all: [String] { lines.value }
+
+        func configuration(_ options: NetworkLoggerPlugin.LogOptions = .default, maximumBodyBytes: Int = 4096)
+            -> NetworkLoggerPlugin.Configuration
+        {
+            NetworkLoggerPlugin.Configuration(
+                formatter: .init(entry: { identifier, message, _, date in
+                    "[\(Int((date.timeIntervalSince1970 * 1000).rounded()))] \(identifier): \(message)"
+                }),
+                output: { _, entries in self.lines.withLock { $0.append(contentsOf: entries) } },
+                logOptions: options, maximumBodyBytes: maximumBodyBytes,
+                clock: {
+                    let tick = self.ticks.withLock { tick in
+                        tick += 1
+                        return tick
+                    }
+                    return Date(timeIntervalSince1970: Double(tick) / 100)
+                })
+        }
+    }
+
+    private func provider(
+        _ log: Capture, _ options: NetworkLoggerPlugin.LogOptions = .default, transport: ScriptedTransport,
+        interceptor: (any RequestInterceptor)? = nil
+    ) -> Provider<SampleAPI> {
+        Provider<SampleAPI>(
+            endpointClosure: { target in
+                Provider.defaultEndpointMapping(for: target).adding(newHTTPHeaderFields: [
+                    "Authorization": "Bearer s3cret-token", "Cookie": "session=s3cret-cookie",
+                ])
+            },
+            transport: transport, plugins: [NetworkLoggerPlugin(configuration: log.configuration(options))],
+            interceptor: interceptor)
+    }
+
+    @Test("a success: one entry per attempt, one for the result with its duration")
+    func success() async throws {
+        let log = Capture()
+        let transport = ScriptedTransport(fallback: .json(200, #"{"ok":true}"#))
+        _ = try await provider(log, transport: transport).request(.user("octocat"))
+
+        #expect(
+            log.all == [
+                "[10] Request #1 attempt 1: GET https://api.example.com/v1/users/octocat",
+                "[10] Request Headers #1: [Accept: application/json, Authorization: ***, Cookie: ***]",
+                "[20] Response #1: 200 GET https://api.example.com/v1/users/octocat (10 ms, 1 attempt)",
+            ])
+    }
+
+    @Test("a retried failure: both attempts, then the error with its response body")
+    func retriedFailure() async throws {
+        let log = Capture()
+        let transport = ScriptedTransport(fallback: .json(503, #"{"error":"busy"}"#))
+        let retryOnce = Retrier { _, _, context in context.attempt < 2 ? .retry : .doNotRetry }
+        let provider = provider(
+            log, [.requestMethod, .errorResponseBody], transport: transport, interceptor: retryOnce)
+        _ = await capture { try await provider.request(.user("octocat")) }
+
+        #expect(
+            log.all == [
+                "[10] Request #1 attempt 1: GET https://api.example.com/v1/users/octocat",
+                "[20] Request #1 attempt 2: GET https://api.example.com/v1/users/octocat",
+                "[30] Error #1: GET https://api.example.com/v1/users/octocat → HTTP 503 has a status code the target does not accept. (20 ms, 2 attempts)",
+                #"[30] Response Body #1: {"error":"busy"}"#,
+            ])
+    }
+
+    @Test("a cancelled request: the attempt, then the cancellation")
+    func cancelled() async throws {
+        let log = Capture()
+        let transport = ScriptedTransport(fallback: .delayed(30, .status(200)))
+        let provider = provider(log, [.formatRequestAscURL], transport: transport)
+        let sent = CallRecorder()
+        let spy = RecordingTransport(transport, recorder: sent)
+        let spied = Provider<SampleAPI>(
+            endpointClosure: provider.endpointClosure, transport: spy, plugins: provider.plugins)
+        let call = Task { try await spied.request(.create(NewItem(name: "pen", count: 2))) }
+        #expect(await sent.wait(for: .send))
+        call.cancel()
+        _ = await capture { try await call.value }
+
+        #expect(
+            log.all == [
+                #"[10] Request #1 attempt 1: curl -X POST -H 'Accept: application/json' -H 'Authorization: ***' -H 'Content-Type: application/json' -H 'Cookie: ***' -d '{"count":2,"name":"pen"}' 'https://api.example.com/v1/items'"#,
+                "[20] Error #1: The request was cancelled. (10 ms, 1 attempt)",
+            ])
+    }
+
+    @Test("no secret header value appears in any output with the default redaction")
+    func noSecrets() async throws {
+        let log = Capture()
+        let transport = ScriptedTransport(
+            fallback: .status(200, body: Data("{}".utf8), headers: ["Set-Cookie": "session=s3cret-set", "X-Ok": "1"]))
+        for options: NetworkLoggerPlugin.LogOptions in [.verbose, [.formatRequestAscURL, .responseHeaders]] {
+            _ = try await provider(log, options, transport: transport).request(.create(NewItem(name: "a", count: 1)))
+        }
+        let output = log.all.joined(separator: "\n")
+        #expect(!output.contains("s3cret"))
+        #expect(output.contains("Set-Cookie: ***") && output.contains("X-Ok: 1"))
+    }
+
+    @Test("long bodies are cut, binary bodies summarised")
+    func bodies() async throws {
+        let log = Capture()
+        let long = String(repeating: "é", count: 100)  // 200 bytes, cut in the middle of a character
+        let transport = ScriptedTransport()
+        transport.enqueue([.status(200, body: Data(long.utf8))], for: SampleAPI.user("a"))
+        transport.enqueue(
+            [.status(200, body: Data([0x89, 0x50, 0x4E, 0x47]), headers: ["Content-Type": "image/png"])],
+            for: SampleAPI.user("b"))
+        transport.enqueue([.status(200, body: Data([0xFF, 0x00, 0xFE]))], for: SampleAPI.user("c"))
+        let provider = Provider<SampleAPI>(
+            transport: transport,
+            plugins: [
+                NetworkLoggerPlugin(configuration: log.configuration([.successResponseBody], maximumBodyBytes: 51))
+            ])
+        for name in ["a", "b", "c"] { _ = try await provider.request(.user(name)) }
+
+        let bodies = log.all.filter { $0.contains("Response Body") }.map {
+            $0.components(separatedBy: ": ").dropFirst().joined(separator: ": ")
+        }
+        #expect(
+            bodies == [
+                String(repeating: "é", count: 25) + "… (149 more bytes)", "<4 bytes of image/png>",
+                "<3 bytes of binary data>",
+            ])
+    }
+}
+
+@Suite("BodySummary")
+struct BodySummaryTests {
+    @Test("text, cut characters, binary and empty bodies")
+    func summaries() {
+        #expect(BodySummary.text(Data()) == "")
+        #expect(BodySummary.text(Data("héllo".utf8)) == "héllo")
+        #expect(BodySummary.text(Data("hé".utf8).dropLast()) == "h")
+        #expect(BodySummary.text(Data([0x41, 0xFF])) == "<2 bytes of binary data>")
+        #expect(BodySummary.text(Data([0x00, 0x01])) == "<2 bytes of binary data>")
+    }
+}
