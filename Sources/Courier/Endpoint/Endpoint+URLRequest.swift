@@ -12,11 +12,12 @@ extension Endpoint {
     ///   task cannot be encoded, ``CourierError/requestBuilding(_:)`` with
     ///   ``RequestValidationError/bodyNotAllowed(_:)`` for a `GET` or `HEAD` with a body.
     public func urlRequest() throws(CourierError) -> URLRequest {
-        guard let requestURL = URL(string: url), let scheme = requestURL.scheme, !scheme.isEmpty else {
+        guard let requestURL = resolvedURL ?? URL(string: url), let scheme = requestURL.scheme, !scheme.isEmpty else {
             throw .requestMapping(url)
         }
         var request = URLRequest(url: requestURL)
-        request.httpMethod = method.rawValue
+        // GET is URLRequest's default; setting it anyway costs a method normalisation on Linux.
+        if method != .get { request.httpMethod = method.rawValue }
         request.allHTTPHeaderFields = httpHeaderFields
         if let timeout = options.timeoutInterval { request.timeoutInterval = timeout }
         if let cachePolicy = options.cachePolicy { request.cachePolicy = cachePolicy }
@@ -30,8 +31,11 @@ extension RequestValidationError {
     /// The reason Courier would refuse to send `request`, or `nil` when it may be sent.
     static func check(_ request: URLRequest) -> RequestValidationError? {
         guard request.url != nil else { return .missingURL }
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        if method.forbidsBody, let body = request.httpBody, !body.isEmpty { return .bodyNotAllowed(method) }
+        // URLRequest keeps its method upper-cased, so plain comparisons suffice here.
+        let method = request.httpMethod ?? "GET"
+        if method == "GET" || method == "HEAD", let body = request.httpBody, !body.isEmpty {
+            return .bodyNotAllowed(HTTPMethod(rawValue: method))
+        }
         return nil
     }
 }

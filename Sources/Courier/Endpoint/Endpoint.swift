@@ -16,9 +16,17 @@ import Foundation
 /// ```
 public struct Endpoint: Sendable {
     /// The absolute URL string.
-    public let url: String
+    public var url: String {
+        resolvedURL?.absoluteString ?? urlString
+    }
+
+    /// The URL string given to the initialiser, when it was built from a string.
+    private let urlString: String
+    /// The URL, when the endpoint was built from one: ``urlRequest()`` then uses it as it is,
+    /// instead of parsing ``url`` again.
+    let resolvedURL: URL?
     /// Produces the response of a stubbed request; called once per stubbed attempt.
-    public let sampleResponseClosure: @Sendable () -> EndpointSampleResponse
+    public private(set) var sampleResponseClosure: @Sendable () -> EndpointSampleResponse
     /// The HTTP method.
     public let method: HTTPMethod
     /// The body and parameters.
@@ -61,7 +69,33 @@ public struct Endpoint: Sendable {
         httpHeaderFields: [String: String]?,
         options: Options = Options()
     ) {
-        self.url = url
+        self.urlString = url
+        self.resolvedURL = nil
+        self.sampleResponseClosure = sampleResponseClosure
+        self.method = method
+        self.task = task
+        self.httpHeaderFields = httpHeaderFields
+        self.options = options
+    }
+
+    /// Creates an endpoint from a URL (what ``Provider/defaultEndpointMapping(for:)`` does).
+    /// - Parameters:
+    ///   - url: The absolute URL.
+    ///   - sampleResponseClosure: Produces the response of a stubbed request.
+    ///   - method: The HTTP method.
+    ///   - task: The body and parameters.
+    ///   - httpHeaderFields: The headers, or `nil` for none.
+    ///   - options: The timeout and cache policy; none by default.
+    public init(
+        url: URL,
+        sampleResponseClosure: @escaping @Sendable () -> EndpointSampleResponse,
+        method: HTTPMethod,
+        task: HTTPTask,
+        httpHeaderFields: [String: String]?,
+        options: Options = Options()
+    ) {
+        self.urlString = ""
+        self.resolvedURL = url
         self.sampleResponseClosure = sampleResponseClosure
         self.method = method
         self.task = task
@@ -85,18 +119,31 @@ public struct Endpoint: Sendable {
         copy(task: task, headers: httpHeaderFields)
     }
 
+    /// A copy with another sample response, for stubbed requests.
+    /// - Parameter sampleResponseClosure: Produces the response of a stubbed request.
+    /// - Returns: The new endpoint.
+    public func replacing(sampleResponseClosure: @escaping @Sendable () -> EndpointSampleResponse) -> Endpoint {
+        var copy = copy(task: task, headers: httpHeaderFields)
+        copy.sampleResponseClosure = sampleResponseClosure
+        return copy
+    }
+
     /// A copy with other options.
     /// - Parameter options: The new options.
     /// - Returns: The new endpoint.
     public func replacing(options: Options) -> Endpoint {
-        Endpoint(
-            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
-            httpHeaderFields: httpHeaderFields, options: options)
+        copy(task: task, headers: httpHeaderFields, options: options)
     }
 
-    private func copy(task: HTTPTask, headers: [String: String]?) -> Endpoint {
-        Endpoint(
-            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+    private func copy(task: HTTPTask, headers: [String: String]?, options: Options? = nil) -> Endpoint {
+        let options = options ?? self.options
+        if let resolvedURL {
+            return Endpoint(
+                url: resolvedURL, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+                httpHeaderFields: headers, options: options)
+        }
+        return Endpoint(
+            url: urlString, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
             httpHeaderFields: headers, options: options)
     }
 }

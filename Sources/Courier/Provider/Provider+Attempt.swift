@@ -76,8 +76,7 @@ extension Provider {
                 AttemptFailure(error: Self.failure(error) { .transport($0, request: request) }, request: request))
         }
         let response = Response(
-            statusCode: received.response.statusCode, data: received.data, request: request,
-            response: received.response)
+            statusCode: received.statusCode, data: received.data, request: request, response: received.response)
         guard target.validationType.accepts(response.statusCode) else {
             return .failure(AttemptFailure(error: .statusCode(response), request: request))
         }

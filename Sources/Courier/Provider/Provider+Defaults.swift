@@ -12,7 +12,7 @@ extension Provider {
     @Sendable public static func defaultEndpointMapping(for target: Target) -> Endpoint {
         let sampleData = target.sampleData
         return Endpoint(
-            url: target.url.absoluteString,
+            url: target.url,
             sampleResponseClosure: { .networkResponse(200, sampleData) },
             method: target.method,
             task: target.task,

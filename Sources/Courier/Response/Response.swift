@@ -18,7 +18,9 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     public let data: Data
     /// The request as it was sent (after plugins and the interceptor), when known.
     public let request: URLRequest?
-    /// The HTTP response, when known. Courier fills it for network and stubbed requests alike.
+    /// The HTTP response with its headers, when known: always for the network, and for stubs
+    /// answered with `EndpointSampleResponse.response(_:_:)`; `nil` for stubs answered with
+    /// `.networkResponse(_:_:)`, as in Moya.
     public let response: HTTPURLResponse?
 
     /// Creates a response.

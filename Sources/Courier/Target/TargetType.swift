@@ -59,6 +59,6 @@ extension TargetType {
 
     /// The full URL of the target: ``baseURL`` with ``path`` appended.
     public var url: URL {
-        path.isEmpty ? baseURL : baseURL.appendingPathComponent(path)
+        path.isEmpty ? baseURL : baseURL.appendingPathComponentQuickly(path)
     }
 }

@@ -42,17 +42,31 @@ public struct TransportRequest: Sendable {
 
 /// What a ``Transport`` received.
 public struct TransportResponse: Sendable {
-    /// The HTTP response: status code and headers.
-    public let response: HTTPURLResponse
+    /// The HTTP status code.
+    public let statusCode: Int
+    /// The HTTP response with its headers, when the transport has one.
+    public let response: HTTPURLResponse?
     /// The whole body.
     public let data: Data
 
-    /// Creates a transport response.
+    /// Creates a transport response from an HTTP response.
     /// - Parameters:
     ///   - response: The HTTP response.
     ///   - data: The body.
     public init(response: HTTPURLResponse, data: Data) {
+        self.statusCode = response.statusCode
         self.response = response
+        self.data = data
+    }
+
+    /// Creates a transport response with a status code and no headers (a stub's
+    /// `.networkResponse`, for example).
+    /// - Parameters:
+    ///   - statusCode: The HTTP status code.
+    ///   - data: The body.
+    public init(statusCode: Int, data: Data) {
+        self.statusCode = statusCode
+        self.response = nil
         self.data = data
     }
 }

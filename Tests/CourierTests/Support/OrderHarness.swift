@@ -85,10 +85,10 @@ final class OrderHarness: Sendable {
         let mode = mode
         return Provider<OrderTarget>(
             endpointClosure: { target in
-                Provider.defaultEndpointMapping(for: target).replacingSample {
+                Provider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
                     recorder.record(.send)
                     return Self.sample(Self.next(script), mode: mode)
-                }
+                })
             },
             requestClosure: requestClosure ?? Provider<OrderTarget>.defaultRequestMapping,
             stubClosure: { _ in
@@ -126,15 +126,6 @@ final class OrderHarness: Sendable {
         case .transportFailure: .networkError(URLError(.networkConnectionLost))
         case .hang: .networkResponse(200, Data())
         }
-    }
-}
-
-extension Endpoint {
-    /// A copy whose stubbed response comes from `sample`.
-    func replacingSample(_ sample: @escaping @Sendable () -> EndpointSampleResponse) -> Endpoint {
-        Endpoint(
-            url: url, sampleResponseClosure: sample, method: method, task: task,
-            httpHeaderFields: httpHeaderFields, options: options)
     }
 }
 

@@ -16,7 +16,7 @@ public enum NotesService {
             endpointClosure: { target in
                 let endpoint = Provider.defaultEndpointMapping(for: target)
                 return Endpoint(
-                    url: baseURL.appendingPathComponent(target.path).absoluteString,
+                    url: baseURL.appendingPathComponent(target.path),
                     sampleResponseClosure: endpoint.sampleResponseClosure, method: endpoint.method,
                     task: endpoint.task, httpHeaderFields: endpoint.httpHeaderFields, options: endpoint.options)
             },
