@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Courier's benchmark: one executable that runs one measurement per process, driven by `run`.
+// Kept out of the root manifest; depends on Courier by path.
+let package = Package(
+    name: "CourierBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Courier", path: "..")
+    ],
+    targets: [
+        .executableTarget(
+            name: "courier-bench",
+            dependencies: [
+                .product(name: "Courier", package: "Courier"),
+                .product(name: "CourierTesting", package: "Courier"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

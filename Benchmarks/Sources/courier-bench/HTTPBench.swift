@@ -1,0 +1,123 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+struct HTTPTarget: TargetType {
+    let baseURL: URL
+    let path: String
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+    var validationType: ValidationType { .successCodes }
+}
+
+/// One GET, by Courier or by raw URLSession `data(for:)`, both on an ephemeral session.
+struct Client: Sendable {
+    private let provider: Provider<HTTPTarget>?
+    private let session: URLSession?
+    private let variant: String
+    private let delegate: RawVariants.Delegate?
+
+    init(_ variant: String) throws {
+        self.variant = variant
+        delegate = variant == "raw-delegate" ? RawVariants.Delegate() : nil
+        switch variant {
+        case "courier": (provider, session) = (Provider<HTTPTarget>(), nil)
+        case "raw", "raw-completion": (provider, session) = (nil, URLSession(configuration: .ephemeral))
+        case "raw-delegate":
+            (provider, session) = (nil, URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil))
+        default: throw BenchError.unknown("http", variant)
+        }
+    }
+
+    /// The body of `path`.
+    func get(_ baseURL: URL, _ path: String) async throws -> Data {
+        if let provider {
+            return try await provider.request(HTTPTarget(baseURL: baseURL, path: path)).data
+        }
+        let url = baseURL.appendingPathComponent(path)
+        if variant == "raw-completion" { return try await RawVariants.completion(session!, url) }
+        if let delegate { return try await delegate.get(session!, url) }
+        let (data, response) = try await session!.data(for: URLRequest(url: url))
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw BenchError.failed("status \(response)") }
+        return data
+    }
+}
+
+/// (b) sequential and (c) concurrent small GETs.
+enum HTTPBench {
+    static func sequential(_ variant: String, _ baseURL: URL, count: Int) async throws -> [String: Double] {
+        let client = try Client(variant)
+        for _ in 0..<100 { _ = try await client.get(baseURL, "small.json") }
+        var latencies: [Double] = []
+        latencies.reserveCapacity(count)
+        let start = now()
+        for _ in 0..<count {
+            let begin = now()
+            let data = try await client.get(baseURL, "small.json")
+            latencies.append(now() - begin)
+            guard data.count == 203 else { throw BenchError.failed("body of \(data.count) bytes") }
+        }
+        let elapsed = now() - start
+        latencies.sort()
+        return [
+            "requests_per_second": Double(count) / elapsed,
+            "p50_ms": latencies[count / 2] * 1000,
+            "p99_ms": latencies[min(count - 1, count * 99 / 100)] * 1000,
+        ]
+    }
+
+    static func concurrent(_ variant: String, _ baseURL: URL, count: Int, width: Int) async throws -> [String: Double] {
+        let client = try Client(variant)
+        for _ in 0..<100 { _ = try await client.get(baseURL, "small.json") }
+        let start = now()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var started = 0
+            while started < min(width, count) {
+                group.addTask { _ = try await client.get(baseURL, "small.json") }
+                started += 1
+            }
+            while try await group.next() != nil {
+                if started < count {
+                    group.addTask { _ = try await client.get(baseURL, "small.json") }
+                    started += 1
+                }
+            }
+        }
+        return ["requests_per_second": Double(count) / (now() - start)]
+    }
+}
+
+/// (d) 100 MiB in memory and to a file.
+enum LargeBench {
+    static func inMemory(_ variant: String, _ baseURL: URL) async throws -> [String: Double] {
+        let client = try Client(variant)
+        _ = try await client.get(baseURL, "small.json")
+        let baseline = Memory.currentMiB
+        let start = now()
+        let data = try await client.get(baseURL, "large.bin")
+        let elapsed = now() - start
+        guard data.count == 100 << 20 else { throw BenchError.failed("body of \(data.count) bytes") }
+        return ["seconds": elapsed, "peak_rss_growth_mib": Memory.peakMiB - baseline]
+    }
+
+    static func toFile(_ baseURL: URL) async throws -> [String: Double] {
+        let session = URLSession(configuration: .ephemeral)
+        _ = try await session.data(for: URLRequest(url: baseURL.appendingPathComponent("small.json")))
+        let baseline = Memory.currentMiB
+        let start = now()
+        let (location, _) = try await session.download(
+            for: URLRequest(url: baseURL.appendingPathComponent("large.bin")))
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-bench-\(UUID().uuidString)")
+        try FileManager.default.moveItem(at: location, to: destination)
+        let elapsed = now() - start
+        let size = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int ?? 0
+        try FileManager.default.removeItem(at: destination)
+        guard size == 100 << 20 else { throw BenchError.failed("file of \(size) bytes") }
+        return ["seconds": elapsed, "peak_rss_growth_mib": Memory.peakMiB - baseline]
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// One measurement's result: named figures, printed as a JSON object.
+struct MeasurementResult {
+    let name: String
+    let variant: String
+    var figures: [String: Double]
+
+    var json: String {
+        let object: [String: Any] = ["name": name, "variant": variant, "figures": figures]
+        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The measurements, by name and variant.
+enum Measurement {
+    static func run(name: String, variant: String, baseURL: URL, count: Int?) async throws -> MeasurementResult {
+        let figures: [String: Double]
+        switch (name, variant) {
+        case ("stub", "courier"): figures = try await StubBench.courier(count: count ?? 20_000)
+        case ("stub", "pipeline"): figures = try await StubBench.pipelineOnly(count: count ?? 20_000)
+        case ("stub", "decode"): figures = try StubBench.decodeOnly(count: count ?? 20_000)
+        case ("sequential", _): figures = try await HTTPBench.sequential(variant, baseURL, count: count ?? 2_000)
+        case ("concurrent", _):
+            figures = try await HTTPBench.concurrent(variant, baseURL, count: count ?? 10_000, width: 32)
+        case ("large-memory", _): figures = try await LargeBench.inMemory(variant, baseURL)
+        case ("large-file", "raw"): figures = try await LargeBench.toFile(baseURL)
+        case ("auth", "courier"): figures = try await AuthBench.expiredToken(concurrent: count ?? 100)
+        default: throw BenchError.unknown(name, variant)
+        }
+        return MeasurementResult(name: name, variant: variant, figures: figures)
+    }
+}
+
+/// Peak resident memory of this process, in MiB.
+enum Memory {
+    static var peakMiB: Double {
+        #if os(Linux)
+            // VmHWM is the high-water mark of the resident set.
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kib = Double(line.split(separator: " ").dropFirst().first ?? "")
+            else { return 0 }
+            return kib / 1024
+        #else
+            var usage = rusage()
+            getrusage(RUSAGE_SELF, &usage)
+            return Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
+        #endif
+    }
+
+    static var currentMiB: Double {
+        #if os(Linux)
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+                let kib = Double(line.split(separator: " ").dropFirst().first ?? "")
+            else { return 0 }
+            return kib / 1024
+        #else
+            return peakMiB
+        #endif
+    }
+}
+
+/// A monotonic clock in seconds.
+func now() -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Raw URLSession variants, to tell the transport's cost from the pipeline's.
+enum RawVariants {
+    /// A completion-handler data task wrapped in a continuation.
+    static func completion(_ session: URLSession, _ url: URL) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: URLRequest(url: url)) { data, _, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume(returning: data ?? Data())
+                }
+            }.resume()
+        }
+    }
+
+    /// A data task driven by a minimal session delegate.
+    final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // Benchmark-only: touched on the session's serial delegate queue, and by `get` before resume.
+        var continuations: [Int: CheckedContinuation<Data, any Error>] = [:]
+        var buffers: [Int: Data] = [:]
+        let lock = NSLock()
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            lock.lock()
+            buffers[dataTask.taskIdentifier, default: Data()].append(data)
+            lock.unlock()
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            lock.lock()
+            let continuation = continuations.removeValue(forKey: task.taskIdentifier)
+            let data = buffers.removeValue(forKey: task.taskIdentifier) ?? Data()
+            lock.unlock()
+            if let error { continuation?.resume(throwing: error) } else { continuation?.resume(returning: data) }
+        }
+
+        func get(_ session: URLSession, _ url: URL) async throws -> Data {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: URLRequest(url: url))
+                lock.lock()
+                continuations[task.taskIdentifier] = continuation
+                lock.unlock()
+                task.resume()
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+"""Turns courier-bench's JSON lines into one table (printed) and one JSON document (written)."""
+import json
+import statistics
+import sys
+
+rows_path, output_path, server, rounds, quick = sys.argv[1:6]
+runs = [json.loads(line) for line in open(rows_path) if line.strip()]
+
+
+def series(name, variant, figure):
+    return {r["round"]: r["figures"][figure] for r in runs
+            if r["name"] == name and r["variant"] == variant and figure in r["figures"]}
+
+
+# (measurement, figure, Courier variant, baseline variant, target, unit)
+plan = [
+    ("stub", "us_per_request", "courier", "decode", "≤ 11 µs, ≤ 2.5 µs over decode", "µs"),
+    ("stub", "us_per_request", "pipeline", None, "pipeline alone, no decoding", "µs"),
+    ("sequential", "requests_per_second", "courier", "raw", "≥ 0.95× raw", "req/s"),
+    ("sequential", "p50_ms", "courier", "raw", "", "ms"),
+    ("sequential", "p99_ms", "courier", "raw", "", "ms"),
+    ("concurrent", "requests_per_second", "courier", "raw", "≥ 0.95× raw (32 in flight)", "req/s"),
+    ("large-memory", "seconds", "courier", "raw", "", "s"),
+    ("large-memory", "peak_rss_growth_mib", "courier", "raw", "≤ 105 MiB growth", "MiB"),
+    ("large-file", "seconds", None, "raw", "≤ 1.05× raw (Courier: transfers not landed)", "s"),
+    ("large-file", "peak_rss_growth_mib", None, "raw", "≤ 8 MiB growth (Courier: transfers not landed)", "MiB"),
+    ("auth", "refreshes", "courier", None, "100 concurrent 401s → 1 refresh", ""),
+    ("auth", "seconds", "courier", None, "", "s"),
+]
+
+
+def summary(values):
+    if not values:
+        return None
+    v = list(values)
+    return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
+
+
+def fmt(s):
+    if s is None:
+        return "n/a"
+    m = s["median"]
+    digits = 0 if m >= 100 else 2
+    return f"{m:.{digits}f} [{s['min']:.{digits}f}–{s['max']:.{digits}f}]"
+
+
+table = []
+for name, figure, a, b, target, unit in plan:
+    sa = series(name, a, figure) if a else {}
+    sb = series(name, b, figure) if b else {}
+    paired = [sa[r] / sb[r] for r in sa if r in sb and sb[r]]
+    row = {
+        "measurement": name, "figure": figure, "unit": unit, "target": target,
+        "courier_variant": a, "baseline_variant": b,
+        "courier": summary(sa.values()), "baseline": summary(sb.values()),
+        "paired_ratio": summary(paired),
+    }
+    if name == "stub" and a == "courier" and paired:
+        row["over_baseline_us"] = summary([sa[r] - sb[r] for r in sa if r in sb])
+    table.append(row)
+
+header = f"{'measurement':<14}{'figure':<28}{'Courier median [range]':<28}{'baseline median [range]':<28}{'Courier ÷ baseline':<20}target"
+print()
+print(f"Server: {server}; rounds: {rounds}; {'quick' if quick == '1' else 'full'} mode")
+print(header)
+print("-" * len(header))
+for row in table:
+    ratio = "n/a" if row["paired_ratio"] is None else f"{row['paired_ratio']['median']:.3f}×"
+    if "over_baseline_us" in row:
+        ratio += f" (+{row['over_baseline_us']['median']:.2f} µs)"
+    label = row["figure"] + (f" ({row['courier_variant']})" if row["courier_variant"] not in (None, "courier") else "")
+    print(f"{row['measurement']:<14}{label:<28}{fmt(row['courier']):<28}{fmt(row['baseline']):<28}{ratio:<20}{row['target']}")
+
+json.dump({"server": server, "rounds": int(rounds), "quick": quick == "1", "rows": table, "runs": runs},
+          open(output_path, "w"), indent=2)
+print(f"\nWritten to {output_path}")
