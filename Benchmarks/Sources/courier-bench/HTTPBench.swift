@@ -104,20 +104,48 @@ enum LargeBench {
         return ["seconds": elapsed, "peak_rss_growth_mib": Memory.peakMiB - baseline]
     }
 
-    static func toFile(_ baseURL: URL) async throws -> [String: Double] {
-        let session = URLSession(configuration: .ephemeral)
-        _ = try await session.data(for: URLRequest(url: baseURL.appendingPathComponent("small.json")))
-        let baseline = Memory.currentMiB
-        let start = now()
-        let (location, _) = try await session.download(
-            for: URLRequest(url: baseURL.appendingPathComponent("large.bin")))
+    static func toFile(_ variant: String, _ baseURL: URL) async throws -> [String: Double] {
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
             "courier-bench-\(UUID().uuidString)")
-        try FileManager.default.moveItem(at: location, to: destination)
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let url = baseURL.appendingPathComponent("large.bin")
+        let download: @Sendable () async throws -> Void
+        switch variant {
+        case "courier":
+            let provider = Provider<DownloadTarget>()
+            _ = try await provider.request(
+                DownloadTarget(baseURL: baseURL, path: "small.json", destination: destination))
+            try FileManager.default.removeItem(at: destination)
+            download = {
+                _ = try await provider.request(
+                    DownloadTarget(baseURL: baseURL, path: "large.bin", destination: destination))
+            }
+        case "raw":
+            // URLSession's completion-handler download task, the fastest raw path on Linux.
+            let session = URLSession(configuration: .ephemeral)
+            _ = try await session.data(for: URLRequest(url: baseURL.appendingPathComponent("small.json")))
+            download = { try await RawVariants.download(session, url, to: destination) }
+        default: throw BenchError.unknown("large-file", variant)
+        }
+        let baseline = Memory.currentMiB
+        let start = now()
+        try await download()
         let elapsed = now() - start
         let size = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int ?? 0
-        try FileManager.default.removeItem(at: destination)
         guard size == 100 << 20 else { throw BenchError.failed("file of \(size) bytes") }
         return ["seconds": elapsed, "peak_rss_growth_mib": Memory.peakMiB - baseline]
     }
+}
+
+struct DownloadTarget: TargetType {
+    let baseURL: URL
+    let path: String
+    let destination: URL
+    var method: HTTPMethod { .get }
+    var task: HTTPTask {
+        let destination = destination
+        return .downloadDestination { _, _ in (destination, [.removePreviousFile]) }
+    }
+    var headers: [String: String]? { nil }
+    var validationType: ValidationType { .successCodes }
 }

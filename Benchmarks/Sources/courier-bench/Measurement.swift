@@ -25,7 +25,8 @@ enum Measurement {
         case ("concurrent", _):
             figures = try await HTTPBench.concurrent(variant, baseURL, count: count ?? 10_000, width: 32)
         case ("large-memory", _): figures = try await LargeBench.inMemory(variant, baseURL)
-        case ("large-file", "raw"): figures = try await LargeBench.toFile(baseURL)
+        case ("large-file", _): figures = try await LargeBench.toFile(variant, baseURL)
+        case ("multipart", _): figures = try await UploadBench.multipart(variant, baseURL, mebibytes: count ?? 1024)
         case ("auth", "courier"): figures = try await AuthBench.expiredToken(concurrent: count ?? 100)
         default: throw BenchError.unknown(name, variant)
         }

@@ -19,6 +19,23 @@ enum RawVariants {
         }
     }
 
+    /// A completion-handler download task, its file moved to `destination`.
+    static func download(_ session: URLSession, _ url: URL, to destination: URL) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            session.downloadTask(with: URLRequest(url: url)) { location, _, error in
+                do {
+                    if let error { throw error }
+                    guard let location else { throw URLError(.cannotCreateFile) }
+                    try? FileManager.default.removeItem(at: destination)
+                    try FileManager.default.moveItem(at: location, to: destination)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.resume()
+        }
+    }
+
     /// A data task driven by a minimal session delegate.
     final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // Benchmark-only: touched on the session's serial delegate queue, and by `get` before resume.

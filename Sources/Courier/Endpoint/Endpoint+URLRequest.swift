@@ -22,7 +22,9 @@ extension Endpoint {
         if let timeout = options.timeoutInterval { request.timeoutInterval = timeout }
         if let cachePolicy = options.cachePolicy { request.cachePolicy = cachePolicy }
         request = try task.apply(to: request)
-        if let error = RequestValidationError.check(request) { throw .requestBuilding(error) }
+        if let error = RequestValidationError.check(request) ?? RequestValidationError.check(task, method: method) {
+            throw .requestBuilding(error)
+        }
         return request
     }
 }
@@ -37,6 +39,18 @@ extension RequestValidationError {
             return .bodyNotAllowed(HTTPMethod(rawValue: method))
         }
         return nil
+    }
+}
+
+extension RequestValidationError {
+    /// The reason a method cannot carry the upload `task`, or `nil`.
+    static func check(_ task: HTTPTask, method: HTTPMethod) -> RequestValidationError? {
+        switch task {
+        case .uploadFile, .uploadMultipartFormData, .uploadCompositeMultipartFormData:
+            method.forbidsBody ? .bodyNotAllowed(method) : nil
+        default:
+            nil
+        }
     }
 }
 
@@ -65,7 +79,28 @@ extension HTTPTask {
             }
             request = try Self.encode(bodyParameters, with: bodyOnly ?? bodyEncoding, into: request)
             return try Self.encode(urlParameters, with: URLEncoding.queryString, into: request)
+        case .uploadFile:
+            return request
+        case .uploadMultipartFormData(let form):
+            return try Self.multipart(form, into: request)
+        case .uploadCompositeMultipartFormData(let form, let urlParameters):
+            request = try Self.multipart(form, into: request)
+            return try Self.encode(urlParameters, with: URLEncoding.queryString, into: request)
+        case .downloadDestination:
+            return request
+        case .downloadParameters(let parameters, let encoding, _):
+            return try Self.encode(parameters, with: encoding, into: request)
         }
+    }
+
+    /// Sets the multipart `Content-Type`; the transport encodes the body when it sends it.
+    private static func multipart(_ form: MultipartFormData, into request: URLRequest) throws(CourierError)
+        -> URLRequest
+    {
+        guard !form.parts.isEmpty else { throw .requestBuilding(RequestValidationError.emptyMultipartFormData) }
+        var request = request
+        request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+        return request
     }
 
     /// A `JSONEncoder` with sorted keys: the same value always gives the same bytes (Linux's

@@ -4,6 +4,8 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
     case bodyNotAllowed(HTTPMethod)
     /// The request has no URL.
     case missingURL
+    /// A multipart body has no parts.
+    case emptyMultipartFormData
 
     /// A sentence describing the problem and its fix.
     public var description: String {
@@ -12,6 +14,8 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
             "A \(method) request must not have a body: use URL parameters, or another method."
         case .missingURL:
             "The request has no URL."
+        case .emptyMultipartFormData:
+            "The multipart form has no parts: append at least one."
         }
     }
 }

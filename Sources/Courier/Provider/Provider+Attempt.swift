@@ -18,6 +18,12 @@ struct AttemptSetup<Target: TargetType>: Sendable {
     let base: URLRequest
     /// The network transport, or the stub transport of a stubbed target.
     let transport: any Transport
+    /// Where the request body comes from.
+    let body: TransportRequest.Body
+    /// Where a download goes, for a download task.
+    let destination: DownloadDestination?
+    /// Receives the transfer's progress, when the caller asked for it.
+    let progress: ProgressReporter?
 }
 
 extension Provider {
@@ -69,17 +75,41 @@ extension Provider {
         }
 
         let received: TransportResponse
+        var report: (@Sendable (TransferProgress) -> Void)?
+        if let reporter = setup.progress { report = { reporter.report($0) } }
+        let transportRequest = TransportRequest(
+            urlRequest: request, body: setup.body, writesToFile: setup.destination != nil, progress: report)
         do {
-            received = try await setup.transport.send(TransportRequest(urlRequest: request))
+            received = try await setup.transport.send(transportRequest)
         } catch {
             return .failure(
                 AttemptFailure(error: Self.failure(error) { .transport($0, request: request) }, request: request))
         }
-        let response = Response(
-            statusCode: received.statusCode, data: received.data, request: request, response: received.response)
-        guard target.validationType.accepts(response.statusCode) else {
-            return .failure(AttemptFailure(error: .statusCode(response), request: request))
+        return settle(received, request: request, setup: setup)
+    }
+
+    /// Validation, then, for a download, the move to its destination.
+    private func settle(
+        _ received: TransportResponse, request: URLRequest, setup: AttemptSetup<Target>
+    ) -> Result<Response, AttemptFailure> {
+        let accepted = setup.target.validationType.accepts(received.statusCode)
+        var data = received.data
+        var fileURL: URL?
+        if let file = received.fileURL {
+            if !accepted {
+                data = DownloadPlacement.discard(file)
+            } else if let destination = setup.destination {
+                do {
+                    fileURL = try DownloadPlacement.place(file, destination: destination, response: received.response)
+                } catch {
+                    return .failure(AttemptFailure(error: .transport(error, request: request), request: request))
+                }
+            }
         }
+        let response = Response(
+            statusCode: received.statusCode, data: data, request: request, response: received.response, fileURL: fileURL
+        )
+        guard accepted else { return .failure(AttemptFailure(error: .statusCode(response), request: request)) }
         return .success(response)
     }
 

@@ -6,14 +6,17 @@ import Foundation
 
 /// The one path every request takes, whatever its transport or task (see ``Provider``).
 extension Provider {
-    /// Runs a request from target to final, processed result.
-    func perform(_ target: Target) async -> Result<Response, CourierError> {
+    /// Runs a request from target to final, processed result, reporting its transfer's progress
+    /// to `progress` (a request that joins another in flight reports none of its own).
+    func perform(_ target: Target, progress: ProgressReporter? = nil) async -> Result<Response, CourierError> {
         let endpoint = endpointClosure(target)
         let outcome: Result<Response, CourierError>
         if trackInflights, let request = try? endpoint.urlRequest() {
-            outcome = await inflights.perform(key: RequestKey(request)) { await self.exchange(target, endpoint) }
+            outcome = await inflights.perform(key: RequestKey(request)) {
+                await self.exchange(target, endpoint, progress)
+            }
         } else {
-            outcome = await exchange(target, endpoint)
+            outcome = await exchange(target, endpoint, progress)
         }
         var result = outcome
         for plugin in plugins {
@@ -24,7 +27,9 @@ extension Provider {
 
     /// Builds the request, runs its attempts and tells the plugins the outcome: the part of a
     /// request that joined requests share.
-    private func exchange(_ target: Target, _ endpoint: Endpoint) async -> Result<Response, CourierError> {
+    private func exchange(
+        _ target: Target, _ endpoint: Endpoint, _ progress: ProgressReporter?
+    ) async -> Result<Response, CourierError> {
         let id = nextRequestID()
         let stopwatch = Stopwatch()
         var attempts: [AttemptMetrics] = []
@@ -35,13 +40,16 @@ extension Provider {
             let transport: any Transport =
                 stub == .never
                 ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
-            let setup = AttemptSetup(requestID: id, target: target, base: request, transport: transport)
+            let setup = AttemptSetup(
+                requestID: id, target: target, base: request, transport: transport, body: endpoint.task.transportBody,
+                destination: endpoint.task.downloadDestination, progress: progress)
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):
             result = .failure(error)
         }
         let metrics = RequestMetrics(
             requestID: id, startDate: stopwatch.startDate, duration: stopwatch.elapsed, attempts: attempts)
+        await progress?.flush()
         for plugin in plugins {
             plugin.didReceive(result, target: target, metrics: metrics)
         }

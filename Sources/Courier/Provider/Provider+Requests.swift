@@ -45,19 +45,68 @@ extension Provider {
     /// ```
     /// - Parameters:
     ///   - target: The target to request.
-    ///   - callbackQueue: Where `completion` runs; the provider's ``callbackQueue`` by default.
+    ///   - callbackQueue: Where `progress` and `completion` run; the provider's ``callbackQueue`` by
+    ///     default. Use a serial queue: progress reports are then all delivered before `didReceive`.
+    ///   - progress: Receives the transfer's progress (sent bytes for uploads, received bytes
+    ///     otherwise), then, right before `completion`, a last report carrying the response.
     ///   - completion: Receives the response or the error.
     /// - Returns: A handle that cancels the request.
     @discardableResult
     public func request(
-        _ target: Target, callbackQueue: DispatchQueue? = nil,
+        _ target: Target, callbackQueue: DispatchQueue? = nil, progress: (@Sendable (ProgressResponse) -> Void)? = nil,
         completion: @escaping @Sendable (Result<Response, CourierError>) -> Void
     ) -> any Cancellable {
         let queue = callbackQueue ?? self.callbackQueue
+        let reporter = progress.map { handler in
+            ProgressReporter(
+                direction: target.task.progressDirection, handler: { report in queue.async { handler(report) } },
+                deliveredBefore: { await withCheckedContinuation { done in queue.async { done.resume() } } })
+        }
         let task = Task {
-            let result = await perform(target)
+            let result = await perform(target, progress: reporter)
+            if case .success(let response) = result { reporter?.finish(with: response) }
             queue.async { completion(result) }
         }
         return CancellableTask(task: task)
+    }
+
+    /// Sends the request of `target` and reports its progress as it goes.
+    ///
+    /// The sequence yields progress reports (sent bytes for uploads, received bytes otherwise),
+    /// then one last report that carries the response, and ends; a failure ends it by throwing
+    /// the ``CourierError``. Stopping the iteration, or cancelling its task, cancels the request.
+    /// ```swift
+    /// for try await report in provider.requestWithProgress(.download(file)) {
+    ///     if let response = report.response { print("saved to", response.fileURL!) }
+    ///     else { print(Int(report.progress * 100), "%") }
+    /// }
+    /// ```
+    /// - Parameter target: The target to request.
+    /// - Returns: The reports, ending with the response.
+    public func requestWithProgress(_ target: Target) -> AsyncThrowingStream<ProgressResponse, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<ProgressResponse, any Error>.makeStream(
+            bufferingPolicy: .bufferingNewest(64))
+        let reporter = ProgressReporter(direction: target.task.progressDirection) { continuation.yield($0) }
+        let task = Task {
+            switch await perform(target, progress: reporter) {
+            case .success(let response):
+                reporter.finish(with: response)
+                continuation.finish()
+            case .failure(let error):
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}
+
+extension HTTPTask {
+    /// Uploads report the bytes they send; every other request the bytes it receives.
+    var progressDirection: TransferProgress.Direction {
+        switch self {
+        case .uploadFile, .uploadMultipartFormData, .uploadCompositeMultipartFormData: .upload
+        default: .download
+        }
     }
 }

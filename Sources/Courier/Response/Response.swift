@@ -22,6 +22,8 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     /// answered with `EndpointSampleResponse.response(_:_:)`; `nil` for stubs answered with
     /// `.networkResponse(_:_:)`, as in Moya.
     public let response: HTTPURLResponse?
+    /// Where a download was put (``HTTPTask/downloadDestination(_:)``); its `data` is then empty.
+    public let fileURL: URL?
 
     /// Creates a response.
     /// - Parameters:
@@ -29,11 +31,15 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     ///   - data: The body.
     ///   - request: The request that was sent.
     ///   - response: The HTTP response.
-    public init(statusCode: Int, data: Data, request: URLRequest? = nil, response: HTTPURLResponse? = nil) {
+    ///   - fileURL: Where a download was put.
+    public init(
+        statusCode: Int, data: Data, request: URLRequest? = nil, response: HTTPURLResponse? = nil, fileURL: URL? = nil
+    ) {
         self.statusCode = statusCode
         self.data = data
         self.request = request
         self.response = response
+        self.fileURL = fileURL
     }
 
     /// The status code and the size of the body, for example `Status Code: 200, Data Length: 42`.
@@ -47,8 +53,9 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
         return target + description
     }
 
-    /// Whether two responses have the same status code, body and HTTP response.
+    /// Whether two responses have the same status code, body, HTTP response and file.
     public static func == (lhs: Response, rhs: Response) -> Bool {
         lhs.statusCode == rhs.statusCode && lhs.data == rhs.data && lhs.response == rhs.response
+            && lhs.fileURL == rhs.fileURL
     }
 }

@@ -22,11 +22,41 @@ struct StubTransport: Transport {
         case .networkResponse(let statusCode, let data):
             // No HTTPURLResponse, as in Moya: building one costs more than the rest of a stubbed
             // request. Use `.response(_:_:)` for a stub with headers.
-            return TransportResponse(statusCode: statusCode, data: data)
+            let file = try deliver(data, for: request)
+            return TransportResponse(statusCode: statusCode, data: file == nil ? data : Data(), fileURL: file)
         case .response(let response, let data):
-            return TransportResponse(response: response, data: data)
+            let file = try deliver(data, for: request)
+            return TransportResponse(response: response, data: file == nil ? data : Data(), fileURL: file)
         case .networkError(let error):
             throw error
+        }
+    }
+
+    /// Reports the request body as sent and the response body as received, and writes the latter
+    /// to a file for a download.
+    private func deliver(_ data: Data, for request: TransportRequest) throws -> URL? {
+        if let progress = request.progress {
+            let sent = Int64(Self.bodySize(of: request))
+            progress(TransferProgress(direction: .upload, completedBytes: sent, expectedBytes: sent))
+            progress(
+                TransferProgress(
+                    direction: .download, completedBytes: Int64(data.count), expectedBytes: Int64(data.count)))
+        }
+        guard request.writesToFile else { return nil }
+        let file = try DownloadFile()
+        guard file.write(data), file.flush() else {
+            file.delete()
+            throw TransferError.cannotWriteFile(file.url)
+        }
+        file.close()
+        return file.url
+    }
+
+    private static func bodySize(of request: TransportRequest) -> UInt64 {
+        switch request.body {
+        case .inline: UInt64(request.urlRequest.httpBody?.count ?? 0)
+        case .file(let url): (try? MultipartFormData.size(of: url)) ?? 0
+        case .multipart(let form): (try? form.contentLength()) ?? 0
         }
     }
 }

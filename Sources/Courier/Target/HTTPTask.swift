@@ -48,4 +48,37 @@ public enum HTTPTask: Sendable {
         bodyEncoding: any ParameterEncoding,
         urlParameters: Parameters
     )
+    /// A request whose body is the file at this URL, streamed from disk.
+    case uploadFile(URL)
+    /// A `multipart/form-data` request; large bodies are streamed from a temporary file.
+    case uploadMultipartFormData(MultipartFormData)
+    /// A `multipart/form-data` request with parameters encoded into the query string.
+    case uploadCompositeMultipartFormData(MultipartFormData, urlParameters: Parameters)
+    /// A download written to a file, then moved where `destination` says.
+    case downloadDestination(DownloadDestination)
+    /// A download with parameters encoded by `encoding`, written to a file, then moved where
+    /// `destination` says.
+    case downloadParameters(parameters: Parameters, encoding: any ParameterEncoding, destination: DownloadDestination)
+
+    /// Whether the response body is written to a file rather than kept in memory.
+    public var isDownload: Bool {
+        downloadDestination != nil
+    }
+
+    /// Where the body of an upload task comes from.
+    var transportBody: TransportRequest.Body {
+        switch self {
+        case .uploadFile(let url): .file(url)
+        case .uploadMultipartFormData(let form), .uploadCompositeMultipartFormData(let form, _): .multipart(form)
+        default: .inline
+        }
+    }
+
+    /// The destination of a download task.
+    var downloadDestination: DownloadDestination? {
+        switch self {
+        case .downloadDestination(let destination), .downloadParameters(_, _, let destination): destination
+        default: nil
+        }
+    }
 }

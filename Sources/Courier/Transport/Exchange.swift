@@ -4,8 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One request and its response as they pass through ``URLSessionTransport``: the buffered body,
-/// the response, the continuation that is resumed exactly once, and the task to cancel.
+/// One request and its response as they pass through ``URLSessionTransport``: the body, buffered
+/// once in memory or written to a file Courier owns, the progress counts, the continuation that is
+/// resumed exactly once, and the task to cancel.
 final class Exchange: Sendable {
     private struct State {
         var continuation: CheckedContinuation<TransportResponse, any Error>?
@@ -14,6 +15,9 @@ final class Exchange: Sendable {
         var response: HTTPURLResponse?
         var challengeResponse: HTTPURLResponse?
         var body = Data()
+        var receivedBytes: Int64 = 0
+        var expectedBytes: Int64?
+        var writeFailed = false
     }
 
     /// The largest body size reserved up front from a `Content-Length`; larger bodies grow as
@@ -21,6 +25,17 @@ final class Exchange: Sendable {
     private static let maximumReservation = 16 << 20
 
     private let state = Locked(State())
+    private let progress: (@Sendable (TransferProgress) -> Void)?
+    /// The file a download is written to, when the request writes to a file.
+    private let sink: DownloadFile?
+    /// A temporary file (an encoded multipart body) to delete when the task ends.
+    private let temporaryBody: URL?
+
+    init(progress: (@Sendable (TransferProgress) -> Void)?, sink: DownloadFile?, temporaryBody: URL?) {
+        self.progress = progress
+        self.sink = sink
+        self.temporaryBody = temporaryBody
+    }
 
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
         state.withLock { $0.continuation = continuation }
@@ -46,16 +61,35 @@ final class Exchange: Sendable {
     func receive(_ response: HTTPURLResponse) {
         // Interim 1xx responses (100 Continue) are not the answer; wait for the final one.
         guard response.statusCode >= 200 || response.statusCode == 101 else { return }
-        let expected = response.expectedContentLength
+        let length = response.expectedContentLength
+        // A compressed body arrives decompressed, so its Content-Length is not the total.
+        let expected = length > 0 && response.value(forHTTPHeaderField: "Content-Encoding") == nil ? length : nil
         state.withLock { state in
             state.response = response
             state.body = Data()
-            if expected > 0 { state.body.reserveCapacity(Int(min(expected, Int64(Self.maximumReservation)))) }
+            state.receivedBytes = 0
+            state.expectedBytes = expected
+            if sink == nil, let expected {
+                state.body.reserveCapacity(Int(min(expected, Int64(Self.maximumReservation))))
+            }
         }
     }
 
     func receive(_ data: Data) {
-        state.withLock { $0.body.append(data) }
+        let written = sink.map { $0.write(data) } ?? true
+        let (received, expected, task) = state.withLock { state in
+            if sink == nil { state.body.append(data) }
+            if !written { state.writeFailed = true }
+            state.receivedBytes += Int64(data.count)
+            return (state.receivedBytes, state.expectedBytes, written ? nil : state.task)
+        }
+        task?.cancel()
+        progress?(TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected))
+    }
+
+    func sent(_ bytes: Int64, of expected: Int64) {
+        progress?(
+            TransferProgress(direction: .upload, completedBytes: bytes, expectedBytes: expected > 0 ? expected : nil))
     }
 
     /// Records the 401 of a challenge Courier declined, to return it as the response.
@@ -63,22 +97,34 @@ final class Exchange: Sendable {
         state.withLock { $0.challengeResponse = response as? HTTPURLResponse }
     }
 
-    /// Resumes the continuation with the outcome of the task; later calls do nothing.
+    /// Resumes the continuation with the outcome of the task, deletes what must not outlive it;
+    /// later calls do nothing.
     func complete(with error: (any Error)?, response taskResponse: URLResponse?) {
-        let (continuation, outcome) = state.withLock { state in
-            defer { state.continuation = nil }
-            return (state.continuation, Self.outcome(of: state, error: error, taskResponse: taskResponse))
+        let (continuation, settled):
+            (CheckedContinuation<TransportResponse, any Error>?, Result<TransportResponse, any Error>) =
+                state.withLock { state in
+                    defer { state.continuation = nil }
+                    return (state.continuation, result(of: state, error: error, taskResponse: taskResponse))
+                }
+        guard let continuation else { return }
+        var outcome = settled
+        if case .success = outcome, let sink, !sink.flush() {
+            outcome = .failure(TransferError.cannotWriteFile(sink.url))
         }
-        continuation?.resume(with: outcome)
+        sink?.close()
+        if case .failure = outcome { sink?.delete() }
+        if let temporaryBody { try? FileManager.default.removeItem(at: temporaryBody) }
+        continuation.resume(with: outcome)
     }
 
-    private static func outcome(
+    private func result(
         of state: State, error: (any Error)?, taskResponse: URLResponse?
     ) -> Result<TransportResponse, any Error> {
+        if state.writeFailed, let sink { return .failure(TransferError.cannotWriteFile(sink.url)) }
         if let error {
             // A challenge Courier declined ends the task as cancelled; unless the caller cancelled,
             // the answer is the 401 that carried the challenge.
-            if let challenged = state.challengeResponse, !state.cancelRequested {
+            if let challenged = state.challengeResponse, !state.cancelRequested, sink == nil {
                 return .success(TransportResponse(response: challenged, data: Data()))
             }
             return .failure(error)
@@ -86,6 +132,6 @@ final class Exchange: Sendable {
         guard let response = state.response ?? taskResponse as? HTTPURLResponse else {
             return .failure(URLError(.badServerResponse))
         }
-        return .success(TransportResponse(response: response, data: state.body))
+        return .success(TransportResponse(response: response, data: state.body, fileURL: sink?.url))
     }
 }

@@ -30,13 +30,39 @@ public protocol Transport: Sendable {
 
 /// What a ``Transport`` is asked to send.
 public struct TransportRequest: Sendable {
+    /// Where the request body comes from.
+    public enum Body: Sendable {
+        /// The request's own `httpBody`, if any.
+        case inline
+        /// The file at this URL, streamed from disk.
+        case file(URL)
+        /// A multipart form, encoded when sent (large bodies through a temporary file).
+        case multipart(MultipartFormData)
+    }
+
     /// The request, as adapted by the interceptor.
     public var urlRequest: URLRequest
+    /// Where the body comes from.
+    public var body: Body
+    /// Whether the response body is written to a temporary file (downloads) rather than memory.
+    public var writesToFile: Bool
+    /// Receives byte counts as the body is sent and the response received; called on any thread.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
 
     /// Creates a transport request.
-    /// - Parameter urlRequest: The request to send.
-    public init(urlRequest: URLRequest) {
+    /// - Parameters:
+    ///   - urlRequest: The request to send.
+    ///   - body: Where the body comes from; the request's own by default.
+    ///   - writesToFile: Whether the response body goes to a temporary file; `false` by default.
+    ///   - progress: Receives byte counts; none by default.
+    public init(
+        urlRequest: URLRequest, body: Body = .inline, writesToFile: Bool = false,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) {
         self.urlRequest = urlRequest
+        self.body = body
+        self.writesToFile = writesToFile
+        self.progress = progress
     }
 }
 
@@ -46,17 +72,22 @@ public struct TransportResponse: Sendable {
     public let statusCode: Int
     /// The HTTP response with its headers, when the transport has one.
     public let response: HTTPURLResponse?
-    /// The whole body.
+    /// The whole body (empty when it was written to ``fileURL``).
     public let data: Data
+    /// The temporary file holding the body of a request that ``TransportRequest/writesToFile``.
+    /// The provider moves it to its destination or deletes it.
+    public let fileURL: URL?
 
     /// Creates a transport response from an HTTP response.
     /// - Parameters:
     ///   - response: The HTTP response.
     ///   - data: The body.
-    public init(response: HTTPURLResponse, data: Data) {
+    ///   - fileURL: The temporary file holding the body, for a download.
+    public init(response: HTTPURLResponse, data: Data, fileURL: URL? = nil) {
         self.statusCode = response.statusCode
         self.response = response
         self.data = data
+        self.fileURL = fileURL
     }
 
     /// Creates a transport response with a status code and no headers (a stub's
@@ -64,9 +95,11 @@ public struct TransportResponse: Sendable {
     /// - Parameters:
     ///   - statusCode: The HTTP status code.
     ///   - data: The body.
-    public init(statusCode: Int, data: Data) {
+    ///   - fileURL: The temporary file holding the body, for a download.
+    public init(statusCode: Int, data: Data, fileURL: URL? = nil) {
         self.statusCode = statusCode
         self.response = nil
         self.data = data
+        self.fileURL = fileURL
     }
 }

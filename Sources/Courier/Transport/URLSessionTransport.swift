@@ -43,23 +43,72 @@ public final class URLSessionTransport: Transport {
         URLSessionConfiguration.ephemeral
     }
 
-    /// Sends `request` with a data task and returns its response and whole body.
+    /// Sends `request` and returns its response and whole body (or the file holding it).
+    ///
+    /// A request body from a file or an encoded multipart form goes through an upload task,
+    /// streamed from disk; a multipart body above its memory threshold is written to a temporary
+    /// file first, deleted when the task ends. A download is written, as it arrives, to a
+    /// temporary file Courier creates and deletes on failure.
     /// - Parameter request: What to send.
     /// - Returns: The response and body, whatever the status code.
-    /// - Throws: The `URLError` of a failed transfer; `URLError(.cancelled)` when the Swift task
-    ///   is cancelled.
+    /// - Throws: The `URLError` of a failed transfer (`URLError(.cancelled)` when the Swift task
+    ///   is cancelled), or a ``TransferError``.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let exchange = Exchange()
+        let sink = request.writesToFile ? try DownloadFile() : nil
+        let upload: UploadBody
+        do {
+            upload = try UploadBody(request.body)
+        } catch {
+            sink?.delete()
+            throw error
+        }
+        let exchange = Exchange(progress: request.progress, sink: sink, temporaryBody: upload.temporaryFile)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: request.urlRequest)
                 exchange.start(continuation)
+                let task = upload.task(for: request.urlRequest, in: session)
                 router.register(exchange, for: task)
                 task.resume()
                 exchange.attach(task)
             }
         } onCancel: {
             exchange.cancel()
+        }
+    }
+}
+
+/// A request body as URLSession takes it: in the request, in memory, or in a file.
+private struct UploadBody {
+    enum Source {
+        case inline
+        case data(Data)
+        case file(URL)
+    }
+
+    let source: Source
+    /// A file Courier wrote for this upload and must delete afterwards.
+    let temporaryFile: URL?
+
+    init(_ body: TransportRequest.Body) throws {
+        switch body {
+        case .inline:
+            (source, temporaryFile) = (.inline, nil)
+        case .file(let url):
+            _ = try MultipartFormData.size(of: url)  // a clear error rather than URLError -1100
+            (source, temporaryFile) = (.file(url), nil)
+        case .multipart(let form):
+            switch try form.encodedForUpload() {
+            case .data(let data): (source, temporaryFile) = (.data(data), nil)
+            case .temporaryFile(let url): (source, temporaryFile) = (.file(url), url)
+            }
+        }
+    }
+
+    func task(for request: URLRequest, in session: URLSession) -> URLSessionTask {
+        switch source {
+        case .inline: session.dataTask(with: request)
+        case .data(let data): session.uploadTask(with: request, from: data)
+        case .file(let url): session.uploadTask(with: request, fromFile: url)
         }
     }
 }

@@ -27,6 +27,8 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
     case process(String, Outcome)
     /// The caller received the result.
     case completion(Outcome)
+    /// A progress report reached the caller; `final` for the last one, which carries the response.
+    case progress(final: Bool)
 
     /// A result reduced to what an order test compares: the status code of a success, or the
     /// stage of a failure.
@@ -71,6 +73,7 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
         case .didReceive(let name, let outcome): "\(name).didReceive \(outcome)"
         case .process(let name, let outcome): "\(name).process \(outcome)"
         case .completion(let outcome): "completion \(outcome)"
+        case .progress(let final): final ? "progress (final)" : "progress"
         }
     }
 }

@@ -15,7 +15,10 @@ struct HTTPConnection {
         while let request = readRequest(&buffer) {
             let reply = handle(request)
             if reply.closesWithoutReply { return }
-            guard Socket.write(descriptor, reply.serialized()) else { return }
+            guard Socket.write(descriptor, reply.serialized()), reply.cutsBodyAfter == nil else {
+                if reply.stallsInsteadOfClosing { while !Socket.read(descriptor).isEmpty {} }
+                return
+            }
             if request.header("Connection")?.lowercased() == "close" { return }
         }
     }

@@ -11,6 +11,12 @@ public struct ServerReply: Sendable {
     /// Whether the server closes the connection instead of answering (a transport failure for
     /// the client).
     public var closesWithoutReply = false
+    /// When set, the server sends the headers (with the full `Content-Length`) and only this many
+    /// bytes of the body, then closes the connection: a transfer cut mid-body.
+    public var cutsBodyAfter: Int?
+    /// When set with ``cutsBodyAfter``, the server keeps the connection open after the partial
+    /// body, sending nothing more, until the client closes it: a stalled transfer.
+    public var stallsInsteadOfClosing = false
 
     /// A reply that closes the connection without sending anything: the client sees a
     /// transport error.
@@ -49,6 +55,29 @@ public struct ServerReply: Sendable {
         ServerReply(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
     }
 
+    /// A reply whose body stops after `bytes` bytes, the connection then closed.
+    /// - Parameters:
+    ///   - body: The whole body, whose length the headers announce.
+    ///   - bytes: How many bytes are sent before the connection closes.
+    /// - Returns: The reply.
+    public static func cut(_ body: Data, after bytes: Int) -> ServerReply {
+        var reply = ServerReply(body: body)
+        reply.cutsBodyAfter = bytes
+        return reply
+    }
+
+    /// A reply whose body stalls after `bytes` bytes, the connection held open until the client
+    /// gives up.
+    /// - Parameters:
+    ///   - body: The whole body, whose length the headers announce.
+    ///   - bytes: How many bytes are sent before the stall.
+    /// - Returns: The reply.
+    public static func stall(_ body: Data, after bytes: Int) -> ServerReply {
+        var reply = cut(body, after: bytes)
+        reply.stallsInsteadOfClosing = true
+        return reply
+    }
+
     /// The bytes of the reply on the wire.
     func serialized() -> Data {
         var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
@@ -57,7 +86,7 @@ public struct ServerReply: Sendable {
             head += "\(name): \(value)\r\n"
         }
         head += "Content-Length: \(body.count)\r\n\r\n"
-        return Data(head.utf8) + body
+        return Data(head.utf8) + (cutsBodyAfter.map { body.prefix($0) } ?? body)
     }
 
     private static func reason(_ status: Int) -> String {

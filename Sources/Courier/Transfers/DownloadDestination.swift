@@ -1,0 +1,51 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where a download goes: given the temporary file Courier downloaded to and the response, returns
+/// the final file URL and how to put the file there.
+///
+/// ```swift
+/// let destination: DownloadDestination = { _, response in
+///     (documents.appendingPathComponent(response.suggestedFilename ?? "download"), [.createIntermediateDirectories, .removePreviousFile])
+/// }
+/// ```
+/// The file is moved there only when the response passes validation; the ``Response`` then
+/// carries the final URL in ``Response/fileURL``.
+public typealias DownloadDestination =
+    @Sendable (_ temporaryURL: URL, _ response: HTTPURLResponse?) -> (
+        destinationURL: URL, options: DownloadOptions
+    )
+
+/// How a download is put at its destination.
+public struct DownloadOptions: OptionSet, Sendable, Hashable {
+    /// The option bits.
+    public let rawValue: Int
+
+    /// Creates options from their bits.
+    /// - Parameter rawValue: The bits.
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// Creates the destination's missing parent folders.
+    public static let createIntermediateDirectories = DownloadOptions(rawValue: 1 << 0)
+    /// Replaces a file already at the destination (otherwise that is an error).
+    public static let removePreviousFile = DownloadOptions(rawValue: 1 << 1)
+}
+
+/// Ready-made download destinations.
+public enum DownloadDestinations {
+    /// A destination in `directory`, named after the response's suggested file name (or the URL's
+    /// last path component), creating the folder and replacing any previous file.
+    /// - Parameter directory: The folder to download into.
+    /// - Returns: The destination.
+    public static func suggested(in directory: URL) -> DownloadDestination {
+        { temporaryURL, response in
+            let name = response?.suggestedFilename ?? response?.url?.lastPathComponent ?? temporaryURL.lastPathComponent
+            return (directory.appendingPathComponent(name), [.createIntermediateDirectories, .removePreviousFile])
+        }
+    }
+}

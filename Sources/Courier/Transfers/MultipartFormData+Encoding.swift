@@ -1,0 +1,140 @@
+import Foundation
+
+extension MultipartFormData {
+    /// An encoded body: in memory, or in a temporary file that its owner deletes.
+    enum EncodedBody: Sendable {
+        case data(Data)
+        case temporaryFile(URL)
+    }
+
+    /// The size of the encoded body, in bytes.
+    /// - Throws: ``TransferError/fileNotReadable(_:)`` for a missing file part.
+    public func contentLength() throws(TransferError) -> UInt64 {
+        var total = UInt64(closingBoundary.count)
+        for part in parts {
+            total += UInt64(header(of: part).count) + 2  // the part's closing CRLF
+            switch part.content {
+            case .data(let data): total += UInt64(data.count)
+            case .file(let url): total += try Self.size(of: url)
+            case .stream(_, let length): total += length
+            }
+        }
+        return total
+    }
+
+    /// The whole body in memory.
+    /// - Returns: The encoded body.
+    /// - Throws: ``TransferError`` when a file or a stream part cannot be read.
+    public func encoded() throws(TransferError) -> Data {
+        var data = Data()
+        try encode { data.append($0) }
+        return data
+    }
+
+    /// Writes the whole body to a file, a chunk at a time.
+    /// - Parameter fileURL: Where to write; an existing file is replaced.
+    /// - Throws: ``TransferError`` when a part cannot be read or the file cannot be written.
+    public func write(to fileURL: URL) throws(TransferError) {
+        guard FileManager.default.createFile(atPath: fileURL.path, contents: nil),
+            let handle = try? FileHandle(forWritingTo: fileURL)
+        else { throw .cannotWriteFile(fileURL) }
+        defer { try? handle.close() }
+        var failed = false
+        try encode { chunk in
+            if !failed, (try? handle.write(contentsOf: chunk)) == nil { failed = true }
+        }
+        if failed { throw .cannotWriteFile(fileURL) }
+    }
+
+    /// The body for an upload: in memory up to ``encodingMemoryThreshold``, otherwise written to
+    /// a new temporary file, which the caller must delete.
+    func encodedForUpload() throws(TransferError) -> EncodedBody {
+        guard try contentLength() > encodingMemoryThreshold else { return .data(try encoded()) }
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("courier-multipart-\(UUID().uuidString).body")
+        do {
+            try write(to: file)
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+        return .temporaryFile(file)
+    }
+
+    private var closingBoundary: Data { Data("--\(boundary)--\r\n".utf8) }
+
+    private func header(of part: Part) -> Data {
+        var text = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(part.name))\""
+        if let fileName = part.fileName { text += "; filename=\"\(Self.escape(fileName))\"" }
+        text += "\r\n"
+        if let mimeType = part.mimeType { text += "Content-Type: \(mimeType)\r\n" }
+        return Data((text + "\r\n").utf8)
+    }
+
+    /// Hands the encoded body to `write`, a chunk at a time.
+    private func encode(_ write: (Data) -> Void) throws(TransferError) {
+        let lineBreak = Data("\r\n".utf8)
+        for part in parts {
+            write(header(of: part))
+            switch part.content {
+            case .data(let data): write(data)
+            case .file(let url): try Self.copyFile(url, to: write)
+            case .stream(let makeStream, let length):
+                try Self.copyStream(makeStream, length: length, part: part.name, to: write)
+            }
+            write(lineBreak)
+        }
+        write(closingBoundary)
+    }
+
+    /// Quotes and line breaks escaped as HTML forms do, so a name cannot break the header.
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    private static let chunkSize = 64 * 1024
+
+    static func size(of url: URL) throws(TransferError) -> UInt64 {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? NSNumber
+        else { throw .fileNotReadable(url) }
+        return size.uint64Value
+    }
+
+    private static func copyFile(_ url: URL, to write: (Data) -> Void) throws(TransferError) {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { throw .fileNotReadable(url) }
+        defer { try? handle.close() }
+        while true {
+            let chunk: Data?
+            do {
+                chunk = try handle.read(upToCount: chunkSize)
+            } catch {
+                throw .fileNotReadable(url)
+            }
+            // `nil` or empty: the end of the file (platforms differ).
+            guard let chunk, !chunk.isEmpty else { return }
+            write(chunk)
+        }
+    }
+
+    private static func copyStream(
+        _ makeStream: @Sendable () throws -> InputStream, length: UInt64, part: String, to write: (Data) -> Void
+    ) throws(TransferError) {
+        guard let stream = try? makeStream() else { throw .streamFailed(part: part) }
+        stream.open()
+        defer { stream.close() }
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        var total: UInt64 = 0
+        while true {
+            let count = stream.read(&buffer, maxLength: chunkSize)
+            if count < 0 { throw .streamFailed(part: part) }
+            if count == 0 { break }
+            total += UInt64(count)
+            guard total <= length else { throw .streamLengthMismatch(part: part, expected: length, actual: total) }
+            write(Data(buffer[0..<count]))
+        }
+        if total != length { throw .streamLengthMismatch(part: part, expected: length, actual: total) }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Why an upload or a download could not be carried out.
+public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file to upload (or a multipart part's file) does not exist or cannot be read.
+    case fileNotReadable(URL)
+    /// A multipart stream part gave another number of bytes than it declared.
+    case streamLengthMismatch(part: String, expected: UInt64, actual: UInt64)
+    /// A multipart stream part failed while it was read.
+    case streamFailed(part: String)
+    /// The body or the download could not be written to this file.
+    case cannotWriteFile(URL)
+    /// A file is already at the download's destination, and the options do not allow replacing it.
+    case destinationExists(URL)
+    /// The downloaded file could not be moved to its destination.
+    case cannotMoveDownload(to: URL)
+
+    /// A sentence describing the problem.
+    public var description: String {
+        switch self {
+        case .fileNotReadable(let url): "Cannot read the file \(url.path) to upload."
+        case .streamLengthMismatch(let part, let expected, let actual):
+            "The stream of part '\(part)' gave \(actual) bytes; it declared \(expected)."
+        case .streamFailed(let part): "The stream of part '\(part)' failed while it was read."
+        case .cannotWriteFile(let url): "Cannot write the file \(url.path)."
+        case .destinationExists(let url):
+            "A file is already at \(url.path); pass .removePreviousFile to replace it."
+        case .cannotMoveDownload(let url): "Cannot move the downloaded file to \(url.path)."
+        }
+    }
+}
