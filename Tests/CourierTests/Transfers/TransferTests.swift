@@ -102,10 +102,8 @@ struct TransferTests {
             task: .downloadDestination { _, _ in (destination, [.createIntermediateDirectories]) })
 
         Provider<TransferTarget>().request(
-            target, callbackQueue: DispatchQueue(label: "t"), progress: { progress.add($0) }
-        ) {
-            done.record(.completion(.init($0)))
-        }
+            target, callbackQueue: DispatchQueue(label: "t"), progress: { progress.add($0) },
+            completion: { done.record(.completion(.init($0))) })
         #expect(await done.wait(for: .completion(.success(200))))
 
         #expect(try Data(contentsOf: destination) == body)
@@ -169,10 +167,8 @@ struct TransferTests {
 
         let started = CallRecorder()
         let call = provider.request(
-            target("/stall"), callbackQueue: DispatchQueue(label: "t"), progress: { _ in started.record(.send) }
-        ) {
-            started.record(.completion(.init($0)))
-        }
+            target("/stall"), callbackQueue: DispatchQueue(label: "t"), progress: { _ in started.record(.send) },
+            completion: { started.record(.completion(.init($0))) })
         #expect(await started.wait(for: .send))
         call.cancel()
         #expect(await started.wait(for: .completion(.failure(.cancellation))))
