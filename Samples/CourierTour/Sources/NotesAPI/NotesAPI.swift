@@ -1,72 +1,80 @@
 import Courier
 import Foundation
 
-/// A small notes service, declared the way an app declares its API: one case per endpoint.
+/// The notes service's API, declared the way an app declares its API: one case per endpoint.
+///
+/// Point it at a server with ``NotesService`` (which also signs requests and refreshes tokens).
 public enum NotesAPI: TargetType {
-    /// Lists the notes, a page at a time.
-    case list(page: Int)
-    /// Creates a note.
+    /// Signs in; answers a ``TokenPair``.
+    case login(username: String, password: String)
+    /// Trades a refresh token for a new ``TokenPair``.
+    case refresh(refreshToken: String)
+    /// Lists notes, a page at a time; needs a token.
+    case notes(page: Int, perPage: Int)
+    /// Creates a note; answers the created ``Note``; needs a token.
     case create(NewNote)
-    /// Reads the service's status, which may be briefly unavailable.
+    /// The service's status; it may be briefly unavailable (503).
     case status
+    /// Attaches a file to a note, as a multipart upload; needs a token.
+    case attach(noteID: Int, file: URL)
+    /// Downloads a file to `destination`; needs a token.
+    case download(name: String, destination: URL)
 
-    /// Where the service lives in production; ``NotesService/makeProvider(baseURL:plugins:interceptor:)``
-    /// points the requests somewhere else, such as the tour's local server.
+    /// Where the service lives in production; ``NotesService`` can point requests elsewhere.
     public var baseURL: URL { URL(string: "https://notes.example.com/api")! }
 
     /// The endpoint's path.
     public var path: String {
         switch self {
-        case .list, .create: "/notes"
+        case .login: "/auth/login"
+        case .refresh: "/auth/refresh"
+        case .notes, .create: "/notes"
         case .status: "/status"
+        case .attach(let noteID, _): "/notes/\(noteID)/attachments"
+        case .download(let name, _): "/files/\(name)"
         }
     }
 
     /// The HTTP method.
     public var method: HTTPMethod {
         switch self {
-        case .create: .post
-        default: .get
+        case .login, .refresh, .create, .attach: .post
+        case .notes, .status, .download: .get
         }
     }
 
-    /// Parameters and body.
+    /// Parameters and bodies.
     public var task: HTTPTask {
         switch self {
-        case .list(let page): .requestParameters(parameters: ["page": page], encoding: URLEncoding.queryString)
-        case .create(let note): .requestJSONEncodable(note)
-        case .status: .requestPlain
+        case .login(let username, let password):
+            .requestJSONEncodable(Credentials(username: username, password: password))
+        case .refresh(let refreshToken):
+            .requestJSONEncodable(["refresh_token": refreshToken])
+        case .notes(let page, let perPage):
+            .requestParameters(parameters: ["page": page, "per_page": perPage], encoding: URLEncoding.queryString)
+        case .create(let note):
+            .requestJSONEncodable(note)
+        case .status:
+            .requestPlain
+        case .attach(_, let file):
+            .uploadMultipartFormData(MultipartFormData(parts: [.init(content: .file(file), name: "file")]))
+        case .download(_, let destination):
+            .downloadDestination { _, _ in (destination, [.createIntermediateDirectories, .removePreviousFile]) }
         }
     }
 
     /// Every request asks for JSON.
     public var headers: [String: String]? { ["Accept": "application/json"] }
 
-    /// Non-2xx answers are failures, so a retrier sees them.
+    /// Only 2xx answers are successes. This is what lets the authenticator see a 401 and the
+    /// retrier see a 503: with the default, `.none`, they would be successes and nothing retries.
     public var validationType: ValidationType { .successCodes }
-}
 
-/// A note as the service returns it.
-public struct Note: Codable, Equatable, Sendable {
-    /// The note's identifier.
-    public let id: Int
-    /// The text.
-    public let text: String
-
-    /// Creates a note.
-    public init(id: Int, text: String) {
-        self.id = id
-        self.text = text
-    }
-}
-
-/// A note to create.
-public struct NewNote: Codable, Equatable, Sendable {
-    /// The text.
-    public let text: String
-
-    /// Creates a note to send.
-    public init(text: String) {
-        self.text = text
+    /// Whether the endpoint needs an access token (all but signing in and refreshing).
+    public var requiresToken: Bool {
+        switch self {
+        case .login, .refresh: false
+        default: true
+        }
     }
 }

@@ -8,21 +8,19 @@ import NotesServer
     import FoundationNetworking
 #endif
 
-/// A tour of Courier against a local server that plays a notes API, or a real one with
-/// `--base-url URL`.
+/// A tour of Courier against a local server that plays a notes API, or a real one:
+/// `courier-tour [--base-url URL] [--username NAME --password SECRET]`.
 @main
 struct Tour {
     static func main() async {
-        let arguments = CommandLine.arguments.dropFirst()
+        let options = Options(CommandLine.arguments.dropFirst())
         var localServer: NotesServer?
         let baseURL: URL
-        if let index = arguments.firstIndex(of: "--base-url"), arguments.indices.contains(index + 1),
-            let url = URL(string: arguments[index + 1])
-        {
+        if let url = options.baseURL {
             baseURL = url
         } else {
             do {
-                localServer = try NotesServer()
+                localServer = try NotesServer(tokenLifetime: 20)
             } catch {
                 print("Could not start the local server: \(error)")
                 exit(1)
@@ -30,16 +28,18 @@ struct Tour {
             baseURL = localServer!.baseURL
         }
         print("Courier tour against \(baseURL)\n")
-        let succeeded = await run(baseURL: baseURL)
+        let succeeded = await run(TourContext(baseURL: baseURL, options: options))
         localServer?.stop()
         exit(succeeded ? 0 : 1)
     }
 
-    static func run(baseURL: URL) async -> Bool {
+    static func run(_ tour: TourContext) async -> Bool {
         do {
-            try await loggedRequests(baseURL)
-            try await retriedUnavailable(baseURL)
-            try await hookOrder(baseURL)
+            try await tour.signInAndLog()
+            try await tour.sharedRefresh()
+            try await tour.retriedUnavailable()
+            try await tour.hookOrder()
+            try await tour.transfers()
             print("\nTour complete.")
             return true
         } catch {
@@ -47,54 +47,23 @@ struct Tour {
             return false
         }
     }
-
-    /// 1. Requests with a logging plugin: the cURL command before, the status after.
-    static func loggedRequests(_ baseURL: URL) async throws {
-        print("1. Logged requests")
-        let provider = NotesService.makeProvider(baseURL: baseURL, plugins: [ConsoleLogger()])
-        let notes = try await provider.request(.list(page: 1), as: [Note].self)
-        print("   decoded \(notes.count) notes: \(notes.map(\.text).joined(separator: ", "))")
-        let created = try await provider.request(.create(NewNote(text: "Try Courier")), as: Note.self)
-        print("   created note #\(created.id): \(created.text)\n")
-    }
-
-    /// 2. A 503 retried by a retrier, with a delay.
-    static func retriedUnavailable(_ baseURL: URL) async throws {
-        print("2. A 503, retried")
-        let attempts = CallRecorder()
-        let provider = NotesService.makeProvider(
-            baseURL: baseURL, plugins: [RecordingPlugin("log", recorder: attempts)],
-            interceptor: NotesService.retryUnavailable)
-        let status = try await provider.request(.status).mapString(atKeyPath: "status")
-        let sent = attempts.events.count { if case .willSend = $0 { true } else { false } }
-        print("   status \"\(status)\" after \(sent) attempts (retries: \(sent - 1))\n")
-    }
-
-    /// 3. The exact order in which Courier called the hooks of one retried request.
-    static func hookOrder(_ baseURL: URL) async throws {
-        print("3. Hook order of a request")
-        let recorder = CallRecorder()
-        let provider = NotesService.makeProvider(
-            baseURL: baseURL,
-            plugins: [RecordingPlugin("Logger", recorder: recorder), RecordingPlugin("Metrics", recorder: recorder)],
-            interceptor: RecordingInterceptor(recorder: recorder))
-        _ = try await provider.request(.list(page: 2))
-        for (index, event) in recorder.events.enumerated() {
-            print("   \(index + 1). \(event)")
-        }
-    }
 }
 
-/// Prints each attempt as a cURL command and each result as a status line.
-struct ConsoleLogger: PluginType {
-    func willSend(_ request: PreparedRequest, target: any TargetType) {
-        print("   → \(request.cURLDescription())")
-    }
+/// The command line: `--base-url`, `--username` and `--password`.
+struct Options {
+    var baseURL: URL?
+    var username = "ann"
+    var password = "secret"
 
-    func didReceive(_ result: Result<Response, CourierError>, target: any TargetType) {
-        switch result {
-        case .success(let response): print("   ← HTTP \(response.statusCode), \(response.data.count) bytes")
-        case .failure(let error): print("   ← \(error)")
+    init(_ arguments: ArraySlice<String>) {
+        var rest = arguments.makeIterator()
+        while let argument = rest.next() {
+            switch argument {
+            case "--base-url": baseURL = rest.next().flatMap(URL.init(string:))
+            case "--username": username = rest.next() ?? username
+            case "--password": password = rest.next() ?? password
+            default: print("Ignoring unknown argument \(argument)")
+            }
         }
     }
 }

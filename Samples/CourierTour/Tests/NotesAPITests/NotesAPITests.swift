@@ -5,70 +5,105 @@ import NotesAPI
 import NotesServer
 import Testing
 
-/// The consumer's view: only the public API of Courier and CourierTesting.
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The consumer's view: only the public API of Courier and CourierTesting, against the sample's
+/// local server.
 @Suite("NotesAPI")
 struct NotesAPITests {
-    @Test("a request's hooks run in the documented order")
-    func hookOrder() async throws {
-        let server = try NotesServer()
-        defer { server.stop() }
+    /// A signed-in session: the server, the interceptor holding the tokens, and a recorder.
+    struct Session {
+        let server: NotesServer
+        let authentication: AuthenticationInterceptor<NotesAuthenticator>
         let recorder = CallRecorder()
-        let provider = NotesService.makeProvider(
-            baseURL: server.baseURL, plugins: [RecordingPlugin("Logger", recorder: recorder)],
-            interceptor: RecordingInterceptor(recorder: recorder))
 
-        let notes = try await provider.request(.list(page: 1), as: [Note].self)
+        init() async throws {
+            server = try NotesServer(tokenLifetime: 10)
+            authentication = NotesService.authentication(baseURL: server.baseURL, credential: nil)
+            let signIn = Provider<NotesAPI>(endpointClosure: NotesService.endpoints(at: server.baseURL))
+            authentication.credential = try await signIn.request(
+                .login(username: "ann", password: "secret"), as: TokenPair.self)
+        }
 
-        #expect(notes == [Note(id: 11, text: "Buy milk"), Note(id: 12, text: "Call Ann")])
+        /// A provider whose plugin and interceptor calls land in `recorder`.
+        var provider: Provider<NotesAPI> {
+            Provider<NotesAPI>(
+                endpointClosure: NotesService.endpoints(at: server.baseURL),
+                plugins: [RecordingPlugin("Logger", recorder: recorder)],
+                interceptor: Interceptor(interceptors: [RecordingInterceptor(recorder: recorder), authentication]))
+        }
+    }
+
+    @Test("a request's hooks run in the documented order, and its page decodes")
+    func hookOrder() async throws {
+        let session = try await Session()
+        defer { session.server.stop() }
+
+        let page = try await session.provider.request(.notes(page: 1, perPage: 2), as: NotesPage.self)
+
+        #expect(page == NotesPage(page: 1, notes: [Note(id: 11, text: "Buy milk"), Note(id: 12, text: "Call Ann")]))
         #expect(
-            recorder.events == [
+            session.recorder.events == [
                 .prepare("Logger"), .willSend("Logger", attempt: 1), .adapt(attempt: 1),
                 .didReceive("Logger", .success(200)), .process("Logger", .success(200)),
             ])
     }
 
-    @Test("a 503 is retried and its hooks show both attempts")
-    func retried() async throws {
-        let server = try NotesServer()
-        defer { server.stop() }
-        let recorder = CallRecorder()
-        let provider = NotesService.makeProvider(
-            baseURL: server.baseURL, plugins: [RecordingPlugin("Logger", recorder: recorder)],
-            interceptor: NotesService.retryUnavailable)
+    @Test("an expired token is refreshed and the request retried, in the documented order")
+    func refreshedAndRetried() async throws {
+        let session = try await Session()
+        defer { session.server.stop() }
+        let signedIn = try #require(session.authentication.credential)
+        session.authentication.credential = TokenPair(accessToken: "expired", refreshToken: signedIn.refreshToken)
 
-        let status = try await provider.request(.status).mapString(atKeyPath: "status")
+        let note = try await session.provider.request(.create(NewNote(text: "hi")), as: Note.self)
 
-        #expect(status == "ok")
-        #expect(server.requestCount == 2)
+        #expect(note.text == "hi")
+        #expect(session.server.refreshCount == 1)
+        #expect(session.authentication.credential?.accessToken == "access-2")
         #expect(
-            recorder.events == [
-                .prepare("Logger"), .willSend("Logger", attempt: 1),
-                .prepare("Logger"), .willSend("Logger", attempt: 2),
-                .didReceive("Logger", .success(200)), .process("Logger", .success(200)),
+            session.recorder.events == [
+                .prepare("Logger"), .willSend("Logger", attempt: 1), .adapt(attempt: 1),
+                .retry(attempt: 1, .failure(.validation)),
+                .prepare("Logger"), .willSend("Logger", attempt: 2), .adapt(attempt: 2),
+                .didReceive("Logger", .success(201)), .process("Logger", .success(201)),
             ])
     }
 
-    @Test("creating a note sends JSON and decodes the answer")
-    func create() async throws {
+    @Test("a 503 is retried by the retry policy")
+    func retried() async throws {
+        let session = try await Session()
+        defer { session.server.stop() }
+        let provider = NotesService.makeProvider(
+            baseURL: session.server.baseURL, authentication: session.authentication)
+        #expect(try await provider.request(.status).mapString(atKeyPath: "status") == "ok")
+    }
+
+    @Test("creating a note sends JSON; a stubbed 404 fails validation with its response")
+    func scripted() async throws {
         let transport = ScriptedTransport()
         transport.enqueue([.json(201, #"{"id":7,"text":"hi"}"#)], for: NotesAPI.create(NewNote(text: "hi")))
         let provider = Provider<NotesAPI>(transport: transport)
-
-        let note = try await provider.request(.create(NewNote(text: "hi")), as: Note.self)
-
-        #expect(note == Note(id: 7, text: "hi"))
+        #expect(try await provider.request(.create(NewNote(text: "hi")), as: Note.self) == Note(id: 7, text: "hi"))
         #expect(transport.requests.first?.httpBody == Data(#"{"text":"hi"}"#.utf8))
-        #expect(transport.requests.first?.value(forHTTPHeaderField: "Content-Type") == "application/json")
-    }
-
-    @Test("an unknown path fails validation with the 404 response")
-    func notFound() async throws {
-        let transport = ScriptedTransport(fallback: .json(404, #"{"error":"not found"}"#))
-        let provider = Provider<NotesAPI>(transport: transport)
         await #expect {
             try await provider.request(.status)
         } throws: {
-            ($0 as? CourierError)?.response?.statusCode == 404
+            ($0 as? CourierError)?.underlyingError is ScriptedTransportError
+        }
+    }
+
+    @Test("wrong credentials are refused with the server's 401")
+    func badLogin() async throws {
+        let server = try NotesServer()
+        defer { server.stop() }
+        let provider = Provider<NotesAPI>(endpointClosure: NotesService.endpoints(at: server.baseURL))
+        await #expect {
+            try await provider.request(.login(username: "ann", password: "nope"))
+        } throws: {
+            ($0 as? CourierError)?.response?.statusCode == 401
         }
     }
 }
