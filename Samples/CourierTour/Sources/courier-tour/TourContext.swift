@@ -35,7 +35,9 @@ final class TourContext: Sendable {
             .login(username: options.username, password: options.password), as: TokenPair.self)
         authentication.credential = tokens
         let logger = NetworkLoggerPlugin(
-            configuration: .init(output: { _, entries in entries.forEach { print("   \($0)") } }))
+            configuration: .init(output: { _, entries in
+                for entry in entries { print("   \(entry)") }
+            }))
         let page = try await provider([logger]).request(.notes(page: 1, perPage: 2), as: NotesPage.self)
         print("   decoded page \(page.page): \(page.notes.map(\.text).joined(separator: ", "))")
         let note = try await provider().request(.create(NewNote(text: "Try Courier")), as: Note.self)
