@@ -20,9 +20,11 @@ let package = Package(
     targets: [
         .target(name: "Courier", swiftSettings: upcomingFeatures),
         .target(name: "CourierTesting", dependencies: ["Courier"], swiftSettings: upcomingFeatures),
+        // Runs one request in a child process, for faults that crash URLSession's process on Linux.
+        .executableTarget(name: "CourierProbe", dependencies: ["Courier"], swiftSettings: upcomingFeatures),
         .testTarget(
             name: "CourierTests",
-            dependencies: ["Courier", "CourierTesting"],
+            dependencies: ["Courier", "CourierTesting", "CourierProbe"],
             resources: [.copy("Fixtures")],
             swiftSettings: upcomingFeatures
         ),

@@ -36,19 +36,26 @@ public struct Endpoint: Sendable {
     /// The per-attempt timeout and the cache policy.
     public let options: Options
 
-    /// Per-request settings that `URLRequest` holds besides the URL, method, headers and body.
+    /// Per-request settings besides the URL, method, headers and body.
     public struct Options: Sendable, Hashable {
-        /// The time an attempt may take, or `nil` for the transport's default.
+        /// The longest an attempt may take, or `nil` for the transport's idle timeout.
         public var timeoutInterval: TimeInterval?
+        /// The longest the whole request may take, retries included, or `nil` for no limit.
+        public var totalTimeoutInterval: TimeInterval?
         /// The cache policy, or `nil` for the transport's default.
         public var cachePolicy: URLRequest.CachePolicy?
 
         /// Creates options.
         /// - Parameters:
-        ///   - timeoutInterval: The time an attempt may take, or `nil` for the default.
+        ///   - timeoutInterval: The longest an attempt may take, or `nil` for the default.
+        ///   - totalTimeoutInterval: The longest the whole request may take, or `nil` for no limit.
         ///   - cachePolicy: The cache policy, or `nil` for the default.
-        public init(timeoutInterval: TimeInterval? = nil, cachePolicy: URLRequest.CachePolicy? = nil) {
+        public init(
+            timeoutInterval: TimeInterval? = nil, totalTimeoutInterval: TimeInterval? = nil,
+            cachePolicy: URLRequest.CachePolicy? = nil
+        ) {
             self.timeoutInterval = timeoutInterval
+            self.totalTimeoutInterval = totalTimeoutInterval
             self.cachePolicy = cachePolicy
         }
     }

@@ -175,7 +175,8 @@ public struct RetryPolicy: RequestInterceptor {
         case .statusCode(let response):
             return retryableHTTPStatusCodes.contains(response.statusCode)
         case .transport(let error, _):
-            return (error as? URLError).map { retryableURLErrorCodes.contains($0.code) } ?? false
+            let code = (error as? TransportFailure)?.code ?? (error as? URLError)?.code
+            return code.map { retryableURLErrorCodes.contains($0) } ?? false
         default:
             return false
         }

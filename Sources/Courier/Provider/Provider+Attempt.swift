@@ -24,6 +24,8 @@ struct AttemptSetup<Target: TargetType>: Sendable {
     let destination: DownloadDestination?
     /// Receives the transfer's progress, when the caller asked for it.
     let progress: ProgressReporter?
+    /// The attempt's and the whole request's time limits.
+    let timeouts: Timeouts
 }
 
 extension Provider {
@@ -78,12 +80,13 @@ extension Provider {
         var report: (@Sendable (TransferProgress) -> Void)?
         if let reporter = setup.progress { report = { reporter.report($0) } }
         let transportRequest = TransportRequest(
-            urlRequest: request, body: setup.body, writesToFile: setup.destination != nil, progress: report)
+            urlRequest: request, body: setup.body, writesToFile: setup.destination != nil, progress: report,
+            timeout: setup.timeouts.forExchange)
         do {
             received = try await setup.transport.send(transportRequest)
         } catch {
-            return .failure(
-                AttemptFailure(error: Self.failure(error) { .transport($0, request: request) }, request: request))
+            let failure = Self.failure(error) { .transport(TransportFailure.normalized($0), request: request) }
+            return .failure(AttemptFailure(error: failure, request: request))
         }
         return settle(received, request: request, setup: setup)
     }

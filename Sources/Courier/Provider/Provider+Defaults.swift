@@ -17,7 +17,9 @@ extension Provider {
             method: target.method,
             task: target.task,
             httpHeaderFields: target.headers,
-            options: Endpoint.Options(timeoutInterval: target.timeoutInterval, cachePolicy: target.cachePolicy)
+            options: Endpoint.Options(
+                timeoutInterval: target.timeoutInterval, totalTimeoutInterval: target.totalTimeoutInterval,
+                cachePolicy: target.cachePolicy)
         )
     }
 

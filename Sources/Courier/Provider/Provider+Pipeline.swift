@@ -40,9 +40,12 @@ extension Provider {
             let transport: any Transport =
                 stub == .never
                 ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
+            let timeouts = Timeouts(
+                attempt: endpoint.options.timeoutInterval,
+                deadline: endpoint.options.totalTimeoutInterval.map(Deadline.init(after:)))
             let setup = AttemptSetup(
                 requestID: id, target: target, base: request, transport: transport, body: endpoint.task.transportBody,
-                destination: endpoint.task.downloadDestination, progress: progress)
+                destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts)
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):
             result = .failure(error)
@@ -81,7 +84,7 @@ extension Provider {
             case .failure(let attemptFailure): failure = attemptFailure
             }
             if case .cancelled = failure.error { return .failure(.cancelled) }
-            switch await retryDecision(after: failure, target: setup.target, attempt: number) {
+            switch await retryDecision(after: failure, setup: setup, attempt: number) {
             case .retry: number += 1
             case .finish(let error): return .failure(error)
             }
@@ -93,16 +96,20 @@ extension Provider {
         case finish(CourierError)
     }
 
-    /// Asks the retrier about a failed attempt and waits out any delay it asks for.
-    private func retryDecision(after failure: AttemptFailure, target: Target, attempt: Int) async -> Decision {
+    /// Asks the retrier about a failed attempt and waits out any delay it asks for. A retry that
+    /// would start after the request's deadline is not made.
+    private func retryDecision(after failure: AttemptFailure, setup: AttemptSetup<Target>, attempt: Int) async
+        -> Decision
+    {
         guard let interceptor else { return .finish(failure.error) }
-        let context = RequestContext(target: target, attempt: attempt, response: failure.error.response)
+        let context = RequestContext(target: setup.target, attempt: attempt, response: failure.error.response)
         let result = await interceptor.retry(failure.request, dueTo: failure.error, context: context)
         guard !Task.isCancelled else { return .finish(.cancelled) }
         switch result {
         case .retry:
-            return .retry
+            return setup.timeouts.forbidsRetry(after: 0) ? .finish(failure.error) : .retry
         case .retryWithDelay(let seconds):
+            if setup.timeouts.forbidsRetry(after: seconds) { return .finish(failure.error) }
             do {
                 try await Delay.sleep(seconds: seconds)
                 return .retry

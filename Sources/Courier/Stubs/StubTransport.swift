@@ -15,6 +15,10 @@ struct StubTransport: Transport {
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let sample = sampleResponse()
         if case .delayed(let seconds) = behavior {
+            if let timeout = request.timeout, timeout < seconds {
+                try await Delay.sleep(seconds: timeout)
+                throw TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))
+            }
             try await Delay.sleep(seconds: seconds)
         }
         try Task.checkCancellation()

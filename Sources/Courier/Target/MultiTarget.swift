@@ -45,6 +45,8 @@ public enum MultiTarget: TargetType {
     public var sampleData: Data { target.sampleData }
     /// The wrapped target's timeout.
     public var timeoutInterval: TimeInterval? { target.timeoutInterval }
+    /// The wrapped target's total timeout.
+    public var totalTimeoutInterval: TimeInterval? { target.totalTimeoutInterval }
     /// The wrapped target's cache policy.
     public var cachePolicy: URLRequest.CachePolicy? { target.cachePolicy }
 }

@@ -24,7 +24,7 @@ import Foundation
 /// ```
 /// The URL is `baseURL` with `path` appended as path components; put query parameters in
 /// ``task`` (a `?` in `path` is escaped, as in Moya). ``validationType``, ``sampleData``,
-/// ``timeoutInterval`` and ``cachePolicy`` have defaults.
+/// ``timeoutInterval``, ``totalTimeoutInterval`` and ``cachePolicy`` have defaults.
 public protocol TargetType: Sendable {
     /// The API's base URL, for example `https://api.example.com/v1`.
     var baseURL: URL { get }
@@ -40,9 +40,15 @@ public protocol TargetType: Sendable {
     var validationType: ValidationType { get }
     /// The body returned for this target when it is stubbed. Defaults to empty data.
     var sampleData: Data { get }
-    /// The time an attempt may take before it fails with a timeout, or `nil` for the transport's
-    /// default. Defaults to `nil`.
+    /// The longest an attempt may take, from sending to the last byte of the answer, before it
+    /// fails with ``TransportFailure/Kind/timedOut``; `nil` for the transport's own idle timeout
+    /// (60 s without a byte, by default). Courier enforces it itself, to the millisecond, on every
+    /// platform. Defaults to `nil`.
     var timeoutInterval: TimeInterval? { get }
+    /// The longest the whole request may take, all attempts and retry delays included; `nil` for
+    /// no limit. An attempt gets at most the time that is left, and a retry that would start after
+    /// it is not made. Defaults to `nil`.
+    var totalTimeoutInterval: TimeInterval? { get }
     /// The cache policy of the request, or `nil` for the transport's default. Defaults to `nil`.
     var cachePolicy: URLRequest.CachePolicy? { get }
 }
@@ -54,6 +60,8 @@ extension TargetType {
     public var sampleData: Data { Data() }
     /// The transport's default timeout.
     public var timeoutInterval: TimeInterval? { nil }
+    /// No limit.
+    public var totalTimeoutInterval: TimeInterval? { nil }
     /// The transport's default cache policy.
     public var cachePolicy: URLRequest.CachePolicy? { nil }
 

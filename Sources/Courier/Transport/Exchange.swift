@@ -18,6 +18,9 @@ final class Exchange: Sendable {
         var receivedBytes: Int64 = 0
         var expectedBytes: Int64?
         var writeFailed = false
+        var timedOut = false
+        var timer: DispatchWorkItem?
+        var redirect: URLRequest?
     }
 
     /// The largest body size reserved up front from a `Content-Length`; larger bodies grow as
@@ -58,6 +61,21 @@ final class Exchange: Sendable {
         task?.cancel()
     }
 
+    /// Fails the exchange with a timeout `seconds` from now, unless it ends first.
+    func expire(after seconds: TimeInterval) {
+        let timer = DispatchWorkItem { [weak self] in self?.expire() }
+        state.withLock { $0.timer = timer }
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds), execute: timer)
+    }
+
+    private func expire() {
+        let task = state.withLock { state in
+            state.timedOut = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
     func receive(_ response: HTTPURLResponse) {
         // Interim 1xx responses (100 Continue) are not the answer; wait for the final one.
         guard response.statusCode >= 200 || response.statusCode == 101 else { return }
@@ -92,6 +110,16 @@ final class Exchange: Sendable {
             TransferProgress(direction: .upload, completedBytes: bytes, expectedBytes: expected > 0 ? expected : nil))
     }
 
+    /// Records the request a 307/308 leads to, for the transport to send itself.
+    func redirect(to request: URLRequest) {
+        state.withLock { $0.redirect = request }
+    }
+
+    /// The request a 307/308 led to, if the exchange ended on one.
+    var pendingRedirect: URLRequest? {
+        state.withLock { $0.redirect }
+    }
+
     /// Records the 401 of a challenge Courier declined, to return it as the response.
     func declineChallenge(with response: URLResponse?) {
         state.withLock { $0.challengeResponse = response as? HTTPURLResponse }
@@ -107,12 +135,17 @@ final class Exchange: Sendable {
                     return (state.continuation, result(of: state, error: error, taskResponse: taskResponse))
                 }
         guard let continuation else { return }
+        state.withLock { $0.timer }?.cancel()
         var outcome = settled
         if case .success = outcome, let sink, !sink.flush() {
             outcome = .failure(TransferError.cannotWriteFile(sink.url))
         }
         sink?.close()
-        if case .failure = outcome { sink?.delete() }
+        switch outcome {
+        case .failure: sink?.delete()
+        case .success(let response) where response.fileURL == nil: sink?.delete()  // a declined challenge
+        case .success: break
+        }
         if let temporaryBody { try? FileManager.default.removeItem(at: temporaryBody) }
         continuation.resume(with: outcome)
     }
@@ -121,10 +154,13 @@ final class Exchange: Sendable {
         of state: State, error: (any Error)?, taskResponse: URLResponse?
     ) -> Result<TransportResponse, any Error> {
         if state.writeFailed, let sink { return .failure(TransferError.cannotWriteFile(sink.url)) }
+        if state.timedOut && !state.cancelRequested {
+            return .failure(TransportFailure(kind: .timedOut, underlying: URLError(.timedOut)))
+        }
         if let error {
             // A challenge Courier declined ends the task as cancelled; unless the caller cancelled,
             // the answer is the 401 that carried the challenge.
-            if let challenged = state.challengeResponse, !state.cancelRequested, sink == nil {
+            if let challenged = state.challengeResponse, !state.cancelRequested {
                 return .success(TransportResponse(response: challenged, data: Data()))
             }
             return .failure(error)

@@ -9,6 +9,16 @@ import Foundation
 /// handler never called hangs the task and one called twice crashes).
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let exchanges = Locked<[Int: Exchange]>([:])
+    private let redirectPolicy: RedirectPolicy
+
+    init(redirectPolicy: RedirectPolicy) {
+        self.redirectPolicy = redirectPolicy
+    }
+
+    /// How many tasks are in flight (for tests that check nothing is left behind).
+    var activeTaskCount: Int {
+        exchanges.withLock { $0.count }
+    }
 
     /// The value of `NSURLAuthenticationMethodServerTrust`, spelled out because that constant is
     /// marked unavailable on Linux (which never delivers server-trust challenges).
@@ -46,6 +56,21 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         exchange?.complete(with: error, response: task.response)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let next = redirectPolicy.request(redirecting: task.currentRequest, to: request, response: response)
+        guard RedirectPolicy.sessionMayFollow(response.statusCode) else {
+            // URLSession would resend a 307/308 without its body: stop here, and let the transport
+            // send `next` itself, with the body from its source.
+            if let next { exchange(for: task)?.redirect(to: next) }
+            completionHandler(nil)
+            return
+        }
+        completionHandler(next)
     }
 
     func urlSession(

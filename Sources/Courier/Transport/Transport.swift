@@ -48,6 +48,10 @@ public struct TransportRequest: Sendable {
     public var writesToFile: Bool
     /// Receives byte counts as the body is sent and the response received; called on any thread.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The longest the exchange may take in all, from sending to the last byte, or `nil` for the
+    /// transport's own idle timeout. A transport fails with ``TransportFailure/Kind/timedOut``
+    /// when it runs out.
+    public var timeout: TimeInterval?
 
     /// Creates a transport request.
     /// - Parameters:
@@ -55,14 +59,16 @@ public struct TransportRequest: Sendable {
     ///   - body: Where the body comes from; the request's own by default.
     ///   - writesToFile: Whether the response body goes to a temporary file; `false` by default.
     ///   - progress: Receives byte counts; none by default.
+    ///   - timeout: The longest the exchange may take in all; none by default.
     public init(
         urlRequest: URLRequest, body: Body = .inline, writesToFile: Bool = false,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, timeout: TimeInterval? = nil
     ) {
         self.urlRequest = urlRequest
         self.body = body
         self.writesToFile = writesToFile
         self.progress = progress
+        self.timeout = timeout
     }
 }
 

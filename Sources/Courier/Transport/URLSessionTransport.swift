@@ -23,9 +23,14 @@ public final class URLSessionTransport: Transport {
     private let router: SessionDelegate
 
     /// Creates a transport with its own session.
-    /// - Parameter configuration: The session configuration; ``defaultConfiguration`` by default.
-    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration) {
-        let router = SessionDelegate()
+    /// - Parameters:
+    ///   - configuration: The session configuration; ``defaultConfiguration`` by default.
+    ///   - redirectPolicy: What to do with redirects; follow them (safely) by default.
+    public init(
+        configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration,
+        redirectPolicy: RedirectPolicy = .follow
+    ) {
+        let router = SessionDelegate(redirectPolicy: redirectPolicy)
         let queue = OperationQueue()
         queue.name = "Courier.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
@@ -35,6 +40,11 @@ public final class URLSessionTransport: Transport {
 
     deinit {
         session.finishTasksAndInvalidate()
+    }
+
+    /// How many requests this transport is sending right now.
+    public var activeRequestCount: Int {
+        router.activeTaskCount
     }
 
     /// An ephemeral configuration: cookies and cache in memory, nothing written to the home
@@ -54,6 +64,23 @@ public final class URLSessionTransport: Transport {
     /// - Throws: The `URLError` of a failed transfer (`URLError(.cancelled)` when the Swift task
     ///   is cancelled), or a ``TransferError``.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let deadline = request.timeout.map(Deadline.init(after:))
+        var current = request
+        for _ in 0..<Self.maximumRedirects {
+            current.timeout = deadline.map { max(0.001, $0.remaining) }
+            let (response, redirect) = try await exchange(current)
+            guard let redirect else { return response }
+            if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
+            current.urlRequest = redirect
+        }
+        throw TransportFailure(kind: .tooManyRedirects, underlying: URLError(.httpTooManyRedirects))
+    }
+
+    /// The most 307/308 redirects Courier follows itself for one request, as URLSession's own limit.
+    private static let maximumRedirects = 20
+
+    /// One task: the response, and the request a 307/308 leads to, if it ended on one.
+    private func exchange(_ request: TransportRequest) async throws -> (TransportResponse, URLRequest?) {
         let sink = request.writesToFile ? try DownloadFile() : nil
         let upload: UploadBody
         do {
@@ -63,10 +90,15 @@ public final class URLSessionTransport: Transport {
             throw error
         }
         let exchange = Exchange(progress: request.progress, sink: sink, temporaryBody: upload.temporaryFile)
-        return try await withTaskCancellationHandler {
+        var urlRequest = request.urlRequest
+        // URLSession on Linux truncates fractional timeouts (0.5 s times out at once): it gets whole
+        // seconds, and Courier enforces the exact limit itself.
+        urlRequest.timeoutInterval = max(1, urlRequest.timeoutInterval.rounded(.up))
+        let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 exchange.start(continuation)
-                let task = upload.task(for: request.urlRequest, in: session)
+                if let timeout = request.timeout { exchange.expire(after: timeout) }
+                let task = upload.task(for: urlRequest, in: session)
                 router.register(exchange, for: task)
                 task.resume()
                 exchange.attach(task)
@@ -74,6 +106,7 @@ public final class URLSessionTransport: Transport {
         } onCancel: {
             exchange.cancel()
         }
+        return (response, exchange.pendingRedirect)
     }
 }
 

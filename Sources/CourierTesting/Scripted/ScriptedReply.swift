@@ -23,7 +23,8 @@ public indirect enum ScriptedReply: Sendable {
         .status(statusCode, body: Data(json.utf8), headers: ["Content-Type": "application/json"])
     }
 
-    func play(for request: URLRequest) async throws -> TransportResponse {
+    /// Plays the reply; a delay longer than `timeout` ends in `TransportFailure` `.timedOut`.
+    func play(for request: URLRequest, timeout: TimeInterval? = nil) async throws -> TransportResponse {
         switch self {
         case .status(let code, let body, let headers):
             guard let url = request.url,
@@ -34,8 +35,12 @@ public indirect enum ScriptedReply: Sendable {
         case .failure(let error):
             throw error
         case .delayed(let seconds, let reply):
+            if let timeout, timeout < seconds {
+                try await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
+                throw TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))
+            }
             try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
-            return try await reply.play(for: request)
+            return try await reply.play(for: request, timeout: timeout.map { $0 - seconds })
         }
     }
 }

@@ -77,7 +77,7 @@ public final class ScriptedTransport: Transport {
         guard let reply = reply ?? fallback else {
             throw ScriptedTransportError.noReply(method: key.method, path: key.path)
         }
-        return try await reply.play(for: urlRequest)
+        return try await reply.play(for: urlRequest, timeout: request.timeout)
     }
 }
 

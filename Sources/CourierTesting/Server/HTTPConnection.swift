@@ -15,11 +15,23 @@ struct HTTPConnection {
         while let request = readRequest(&buffer) {
             let reply = handle(request)
             if reply.closesWithoutReply { return }
+            if let steps = reply.rawSteps { return play(steps) }
             guard Socket.write(descriptor, reply.serialized()), reply.cutsBodyAfter == nil else {
                 if reply.stallsInsteadOfClosing { while !Socket.read(descriptor).isEmpty {} }
                 return
             }
             if request.header("Connection")?.lowercased() == "close" { return }
+        }
+    }
+
+    /// Plays raw steps; the caller closes the connection afterwards.
+    private func play(_ steps: [ServerReply.RawStep]) {
+        for step in steps {
+            switch step {
+            case .send(let data): guard Socket.write(descriptor, data) else { return }
+            case .pause(let seconds): Thread.sleep(forTimeInterval: seconds)
+            case .stall: while !Socket.read(descriptor).isEmpty {}
+            }
         }
     }
 

@@ -17,6 +17,39 @@ public struct ServerReply: Sendable {
     /// When set with ``cutsBodyAfter``, the server keeps the connection open after the partial
     /// body, sending nothing more, until the client closes it: a stalled transfer.
     public var stallsInsteadOfClosing = false
+    /// When set, the server plays these steps instead of sending the reply: any bytes, pauses,
+    /// then closes the connection (see ``raw(_:)``).
+    public var rawSteps: [RawStep]?
+
+    /// One step of a raw reply.
+    public enum RawStep: Sendable {
+        /// Sends these bytes as they are.
+        case send(Data)
+        /// Waits this many seconds.
+        case pause(TimeInterval)
+        /// Keeps the connection open, sending nothing, until the client closes it.
+        case stall
+    }
+
+    /// A reply made of raw steps (bytes and pauses), after which the connection is closed: for
+    /// malformed, truncated or trickling answers.
+    /// ```swift
+    /// .raw([.send(Data("HTTP/1.1 200 OK\r\nContent-Len".utf8))])   // closes mid-headers
+    /// ```
+    /// - Parameter steps: The steps.
+    /// - Returns: The reply.
+    public static func raw(_ steps: [RawStep]) -> ServerReply {
+        var reply = ServerReply()
+        reply.rawSteps = steps
+        return reply
+    }
+
+    /// A raw reply of `text` (as UTF-8), after which the connection is closed.
+    /// - Parameter text: The bytes to send, as text.
+    /// - Returns: The reply.
+    public static func raw(_ text: String) -> ServerReply {
+        raw([.send(Data(text.utf8))])
+    }
 
     /// A reply that closes the connection without sending anything: the client sees a
     /// transport error.

@@ -86,7 +86,7 @@ struct StubTests {
                 Issue.record("expected .transport, got \(String(describing: error))")
                 continue
             }
-            #expect((underlying as? URLError)?.code == .notConnectedToInternet)
+            #expect((underlying as? TransportFailure)?.kind == .notConnectedToInternet)
             #expect(request.url?.path == "/v1/users/a")
         }
     }

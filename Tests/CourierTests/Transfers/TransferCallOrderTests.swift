@@ -10,7 +10,7 @@ import Testing
 /// Uploads and downloads take the one path of CALL-ORDER.md, stubbed or sent, and their progress
 /// comes between the first `willSend` and `didReceive`, with the last report just before completion.
 /// Part of the serialized `Transfers` suite, because it creates the temporary files that suite counts.
-extension TransferTests {
+extension TemporaryFilesSuite.TransferTests {
     enum Kind: String, CaseIterable { case uploadFile, multipart, download }
 
     @Test("transfers take the same path, with progress inside it", arguments: Mode.allCases, Kind.allCases)

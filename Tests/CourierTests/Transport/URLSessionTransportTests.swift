@@ -65,7 +65,7 @@ struct URLSessionTransportTests {
             try await provider.request(OrderTarget(baseURL: url, path: "/x"))
         } throws: {
             guard case .transport(let error, _) = $0 as? CourierError else { return false }
-            return (error as? URLError)?.code == .cannotConnectToHost
+            return (error as? TransportFailure)?.kind == .cannotConnect
         }
     }
 

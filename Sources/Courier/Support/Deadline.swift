@@ -1,0 +1,42 @@
+import Foundation
+
+/// A point in time on the monotonic clock, for the total timeout of a request.
+struct Deadline: Sendable {
+    private let uptimeNanoseconds: UInt64
+
+    /// The deadline `seconds` from now (a negative or NaN value means now).
+    init(after seconds: TimeInterval) {
+        let clamped = seconds > 0 ? min(seconds, Delay.maximumSeconds) : 0
+        uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds + UInt64(clamped * 1_000_000_000)
+    }
+
+    /// The seconds left; zero or less once it has passed.
+    var remaining: TimeInterval {
+        (Double(uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)) / 1_000_000_000
+    }
+}
+
+/// The time limits of one request's attempts.
+struct Timeouts: Sendable {
+    /// The longest one attempt may take.
+    let attempt: TimeInterval?
+    /// When the whole request must be over.
+    let deadline: Deadline?
+
+    /// The time the next exchange may take: the attempt's limit or what is left of the request's,
+    /// whichever is shorter (at least a millisecond, so an expired deadline times out at once).
+    var forExchange: TimeInterval? {
+        let left = deadline.map { max(0.001, $0.remaining) }
+        switch (attempt, left) {
+        case (let attempt?, let left?): return min(attempt, left)
+        case (let attempt?, nil): return attempt
+        case (nil, let left): return left
+        }
+    }
+
+    /// Whether a retry after `delay` seconds would start after the deadline.
+    func forbidsRetry(after delay: TimeInterval) -> Bool {
+        guard let deadline else { return false }
+        return deadline.remaining <= max(0, delay)
+    }
+}
