@@ -33,11 +33,22 @@ final class Exchange: Sendable {
     private let sink: DownloadFile?
     /// A temporary file (an encoded multipart body) to delete when the task ends.
     private let temporaryBody: URL?
+    /// The file a streamed upload reads, and its size (URLSession does not know it).
+    private let streamedBody: (url: URL, size: Int64)?
 
-    init(progress: (@Sendable (TransferProgress) -> Void)?, sink: DownloadFile?, temporaryBody: URL?) {
+    init(
+        progress: (@Sendable (TransferProgress) -> Void)?, sink: DownloadFile?, temporaryBody: URL?,
+        streamedBody: (url: URL, size: Int64)?
+    ) {
         self.progress = progress
         self.sink = sink
         self.temporaryBody = temporaryBody
+        self.streamedBody = streamedBody
+    }
+
+    /// A fresh stream of the upload's file, for each time URLSession asks for one.
+    func makeBodyStream() -> InputStream? {
+        streamedBody.flatMap { InputStream(url: $0.url) }
     }
 
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
@@ -46,19 +57,25 @@ final class Exchange: Sendable {
 
     /// Remembers the running task; cancels it at once if cancellation came first.
     func attach(_ task: URLSessionTask) {
-        let cancelNow = state.withLock { state in
+        state.withLock { state in
             state.task = task
-            return state.cancelRequested
+            if state.cancelRequested || state.timedOut { task.cancel() }
         }
-        if cancelNow { task.cancel() }
     }
 
+    // `task.cancel()`, and the answers to a response disposition or a redirect, are all made while
+    // holding the lock, and nothing is answered once the task is cancelled. On Linux, answering
+    // makes URLSession resume the paused transfer on its work queue, and resuming a handle that a
+    // cancellation already removed stops the process (the `try!` on libcurl error 43 that the
+    // cancellation storm test hit through file uploads, see `UploadBody`). The lock keeps the
+    // answer and the cancellation in order; a disposition left unanswered does not stall a
+    // cancelled task.
+
     func cancel() {
-        let task = state.withLock { state in
+        state.withLock { state in
             state.cancelRequested = true
-            return state.task
+            state.task?.cancel()
         }
-        task?.cancel()
     }
 
     /// Fails the exchange with a timeout `seconds` from now, unless it ends first.
@@ -69,39 +86,53 @@ final class Exchange: Sendable {
     }
 
     private func expire() {
-        let task = state.withLock { state in
+        state.withLock { state in
             state.timedOut = true
-            return state.task
+            state.task?.cancel()
         }
-        task?.cancel()
     }
 
-    func receive(_ response: HTTPURLResponse) {
+    /// Records the response and lets the transfer go on, unless the exchange is already cancelled.
+    func receive(_ response: URLResponse, disposition: @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let http = response as? HTTPURLResponse
         // Interim 1xx responses (100 Continue) are not the answer; wait for the final one.
-        guard response.statusCode >= 200 || response.statusCode == 101 else { return }
+        let final = http.map { $0.statusCode >= 200 || $0.statusCode == 101 } ?? false
         let length = response.expectedContentLength
         // A compressed body arrives decompressed, so its Content-Length is not the total.
-        let expected = length > 0 && response.value(forHTTPHeaderField: "Content-Encoding") == nil ? length : nil
+        let expected = length > 0 && http?.value(forHTTPHeaderField: "Content-Encoding") == nil ? length : nil
         state.withLock { state in
-            state.response = response
-            state.body = Data()
-            state.receivedBytes = 0
-            state.expectedBytes = expected
-            if sink == nil, let expected {
-                state.body.reserveCapacity(Int(min(expected, Int64(Self.maximumReservation))))
+            guard !state.cancelRequested && !state.timedOut else { return }
+            if final {
+                state.response = http
+                state.body = Data()
+                state.receivedBytes = 0
+                state.expectedBytes = expected
+                if sink == nil, let expected {
+                    state.body.reserveCapacity(Int(min(expected, Int64(Self.maximumReservation))))
+                }
             }
+            disposition(.allow)
+        }
+    }
+
+    /// Answers a redirect with `next` while no cancellation can slip in between (see `cancel`).
+    func answerRedirect(_ next: URLRequest?, completionHandler: @Sendable (URLRequest?) -> Void) {
+        state.withLock { state in
+            completionHandler(state.cancelRequested || state.timedOut ? nil : next)
         }
     }
 
     func receive(_ data: Data) {
         let written = sink.map { $0.write(data) } ?? true
-        let (received, expected, task) = state.withLock { state in
+        let (received, expected) = state.withLock { state in
             if sink == nil { state.body.append(data) }
-            if !written { state.writeFailed = true }
+            if !written {
+                state.writeFailed = true
+                state.task?.cancel()
+            }
             state.receivedBytes += Int64(data.count)
-            return (state.receivedBytes, state.expectedBytes, written ? nil : state.task)
+            return (state.receivedBytes, state.expectedBytes)
         }
-        task?.cancel()
         progress?(TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected))
     }
 

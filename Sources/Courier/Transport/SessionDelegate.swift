@@ -36,10 +36,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        if let response = response as? HTTPURLResponse {
-            exchange(for: dataTask)?.receive(response)
-        }
-        completionHandler(.allow)
+        guard let exchange = exchange(for: dataTask) else { return completionHandler(.allow) }
+        exchange.receive(response, disposition: completionHandler)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -59,18 +57,27 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(
+        _ session: URLSession, task: URLSessionTask,
+        needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
+        completionHandler(exchange(for: task)?.makeBodyStream())
+    }
+
+    func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let next = redirectPolicy.request(redirecting: task.currentRequest, to: request, response: response)
+        let exchange = exchange(for: task)
         guard RedirectPolicy.sessionMayFollow(response.statusCode) else {
             // URLSession would resend a 307/308 without its body: stop here, and let the transport
             // send `next` itself, with the body from its source.
-            if let next { exchange(for: task)?.redirect(to: next) }
+            if let next { exchange?.redirect(to: next) }
             completionHandler(nil)
             return
         }
-        completionHandler(next)
+        guard let exchange else { return completionHandler(next) }
+        exchange.answerRedirect(next, completionHandler: completionHandler)
     }
 
     func urlSession(

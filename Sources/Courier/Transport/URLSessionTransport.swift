@@ -89,7 +89,9 @@ public final class URLSessionTransport: Transport {
             sink?.delete()
             throw error
         }
-        let exchange = Exchange(progress: request.progress, sink: sink, temporaryBody: upload.temporaryFile)
+        let exchange = Exchange(
+            progress: request.progress, sink: sink, temporaryBody: upload.temporaryFile,
+            streamedBody: upload.streamedFile)
         var urlRequest = request.urlRequest
         // URLSession on Linux truncates fractional timeouts (0.5 s times out at once): it gets whole
         // seconds, and Courier enforces the exact limit itself.
@@ -110,7 +112,7 @@ public final class URLSessionTransport: Transport {
     }
 }
 
-/// A request body as URLSession takes it: in the request, in memory, or in a file.
+/// A request body as URLSession takes it: in the request, in memory, or from a file.
 private struct UploadBody {
     enum Source {
         case inline
@@ -137,11 +139,33 @@ private struct UploadBody {
         }
     }
 
+    /// The file a body is streamed from, on platforms where Courier streams files itself.
+    var streamedFile: (url: URL, size: Int64)? {
+        #if canImport(FoundationNetworking)
+            guard case .file(let url) = source, let size = try? MultipartFormData.size(of: url) else { return nil }
+            return (url, Int64(size))
+        #else
+            return nil
+        #endif
+    }
+
     func task(for request: URLRequest, in session: URLSession) -> URLSessionTask {
         switch source {
-        case .inline: session.dataTask(with: request)
-        case .data(let data): session.uploadTask(with: request, from: data)
-        case .file(let url): session.uploadTask(with: request, fromFile: url)
+        case .inline: return session.dataTask(with: request)
+        case .data(let data): return session.uploadTask(with: request, from: data)
+        case .file(let url):
+            #if canImport(FoundationNetworking)
+                // On Linux, `uploadTask(fromFile:)` reads the file asynchronously and resumes
+                // libcurl when a chunk is ready; if the task was cancelled meanwhile, that resume
+                // stops the process (a `try!` on libcurl error 43, seen in the cancellation storm
+                // test). A stream is read synchronously and has no such window, so files are
+                // streamed, with chunked transfer encoding (a Content-Length next to a stream makes
+                // Linux send both headers).
+                _ = url
+                return session.uploadTask(withStreamedRequest: request)
+            #else
+                return session.uploadTask(with: request, fromFile: url)
+            #endif
         }
     }
 }

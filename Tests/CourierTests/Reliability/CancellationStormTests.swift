@@ -1,0 +1,112 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension TemporaryFilesSuite {
+    /// 1,000 requests — stubbed and sent, plain, JSON, upload and download, through an adapter
+    /// and a retrier that await, with retries after delays — each cancelled at a random moment.
+    /// Every completion runs exactly once; every failure is the cancellation error; nothing is left
+    /// in flight or in the temporary folder.
+    @Suite("Cancellation storm")
+    struct CancellationStormTests {
+        struct StormTarget: TargetType {
+            enum Kind: CaseIterable { case plain, json, upload, download }
+            let baseURL: URL
+            let kind: Kind
+            let index: Int
+            let file: URL
+            let folder: URL
+
+            var path: String { "/storm/\(index)" }
+            var method: HTTPMethod { kind == .plain || kind == .download ? .get : .post }
+            var task: HTTPTask {
+                switch kind {
+                case .plain: .requestPlain
+                case .json: .requestJSONEncodable(["index": index])
+                case .upload: .uploadFile(file)
+                case .download:
+                    .downloadDestination { [folder, index] _, _ in (folder.appendingPathComponent("\(index).bin"), []) }
+                }
+            }
+            var headers: [String: String]? { nil }
+            var validationType: ValidationType { .successCodes }
+        }
+
+        @Test("1,000 requests cancelled at random points")
+        func storm() async throws {
+            let folder = try Scratch.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (file, _) = try Scratch.file(in: folder, name: "upload.bin", size: 64 * 1024)
+            // Every first attempt is refused with a 503, so that most requests go through a retry delay.
+            let seen = Locked<Set<String>>([])
+            let server = try LoopbackServer { request in
+                let first = seen.withLock { $0.insert(request.path).inserted }
+                return first ? ServerReply(status: 503) : ServerReply(body: Data(repeating: 1, count: 32 * 1024))
+            }
+            let transport = URLSessionTransport()
+            let interceptor = Interceptor(
+                adapters: [
+                    Adapter { request, context in
+                        if context.attempt == 1 { try await Task.sleep(nanoseconds: UInt64.random(in: 0...3_000_000)) }
+                        return request
+                    }
+                ],
+                retriers: [
+                    Retrier { _, error, context in
+                        try? await Task.sleep(nanoseconds: UInt64.random(in: 0...2_000_000))
+                        return error.response?.statusCode == 503 && context.attempt == 1
+                            ? .retryWithDelay(0.01) : .doNotRetry
+                    }
+                ])
+            let stubSeen = Locked<Set<Int>>([])
+            let provider = Provider<StormTarget>(
+                endpointClosure: { target in
+                    Provider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
+                        stubSeen.withLock { $0.insert(target.index).inserted }
+                            ? .networkResponse(503, Data()) : .networkResponse(200, Data("{}".utf8))
+                    })
+                },
+                stubClosure: { target in
+                    target.index % 2 == 0 ? .never : target.index % 4 == 1 ? .immediate : .delayed(seconds: 0.005)
+                },
+                callbackQueue: DispatchQueue(label: "storm", attributes: .concurrent), transport: transport,
+                plugins: [RecordingPlugin("P1", recorder: CallRecorder())], interceptor: interceptor)
+            let before = Scratch.courierTemporaryFiles()
+            let count = 1000
+            let completions = Locked([Int](repeating: 0, count: count))
+            let failures = Locked<[String]>([])
+            let finished = CallRecorder()
+
+            for index in 0..<count {
+                let kind = StormTarget.Kind.allCases[index % 4]
+                let target = StormTarget(baseURL: server.baseURL, kind: kind, index: index, file: file, folder: folder)
+                let call = provider.request(target) { result in
+                    completions.withLock { $0[index] += 1 }
+                    if case .failure(let error) = result, !error.isCancellation {
+                        failures.withLock { $0.append("\(index): \(error)") }
+                    }
+                    finished.record(.send)
+                }
+                let delay = UInt64.random(in: 0...20_000_000)
+                Task {
+                    try? await Task.sleep(nanoseconds: delay)
+                    call.cancel()
+                }
+            }
+
+            #expect(await finished.wait(for: .send, count: count, timeout: 60))
+            await Task.yield()
+            #expect(
+                completions.value.allSatisfy { $0 == 1 },
+                "completions: \(Dictionary(grouping: completions.value, by: { $0 }).mapValues(\.count))")
+            #expect(failures.value.isEmpty, "\(failures.value.prefix(5))")
+            #expect(await waitUntil { transport.activeRequestCount == 0 })
+            #expect(Scratch.courierTemporaryFiles() == before)
+        }
+    }
+}
