@@ -67,7 +67,7 @@ extension MultipartFormData {
         var text = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(part.name))\""
         if let fileName = part.fileName { text += "; filename=\"\(Self.escape(fileName))\"" }
         text += "\r\n"
-        if let mimeType = part.mimeType { text += "Content-Type: \(mimeType)\r\n" }
+        if let mimeType = part.mimeType { text += "Content-Type: \(Self.headerValue(mimeType))\r\n" }
         return Data((text + "\r\n").utf8)
     }
 
@@ -91,6 +91,11 @@ extension MultipartFormData {
     private static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// A header value without line breaks, so it cannot start another header (found by fuzzing).
+    private static func headerValue(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0 != "\r" && $0 != "\n" })
     }
 
     private static let chunkSize = 64 * 1024

@@ -49,3 +49,17 @@ struct MultipartFormDataTests {
         #expect(throws: TransferError.fileNotReadable(missing)) { try form.contentLength() }
     }
 }
+
+@Suite("MultipartFormData headers")
+struct MultipartHeaderTests {
+    @Test("line breaks in a MIME type cannot start another header (found by fuzzing)")
+    func mimeTypeInjection() throws {
+        var form = MultipartFormData(boundary: "b")
+        form.append(Data("x".utf8), name: "f", mimeType: "text/plain\r\nX-Injected: 1")
+        let text = String(decoding: try form.encoded(), as: UTF8.self)
+        #expect(
+            text
+                == "--b\r\nContent-Disposition: form-data; name=\"f\"\r\nContent-Type: text/plainX-Injected: 1\r\n\r\nx\r\n--b--\r\n"
+        )
+    }
+}

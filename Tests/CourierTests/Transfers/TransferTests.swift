@@ -37,7 +37,7 @@ extension TemporaryFilesSuite {
             }
 
             let request = try #require(server.requests.first)
-            let parts = try #require(Multipart.parse(request.body, contentType: request.header("Content-Type")))
+            let parts = try #require(MultipartParser.parse(request.body, contentType: request.header("Content-Type")))
             #expect(request.header("Content-Type") == "multipart/form-data; boundary=courier-test-boundary")
             #expect(parts.map(\.body) == [Data("Ann".utf8), smallData, largeData, Data("12345".utf8)])
             #expect(parts[0].headers["Content-Disposition"] == #"form-data; name="author""#)
