@@ -50,8 +50,10 @@ struct DeadlineTests {
         // attempt in flight short: both end the request by the deadline.
         let timedOut = (error?.underlyingError as? TransportFailure)?.kind == .timedOut
         #expect(error?.response?.statusCode == 503 || timedOut, "\(String(describing: error))")
-        #expect(elapsed < 0.9, "took \(elapsed) s")
-        #expect(server.requests.count >= 2 && server.requests.count <= 3)  // 0 s, 0.2 s, (0.6 s is past the deadline)
+        // Unbounded, ten retries after 0.2 s, 0.4 s, 0.8 s… would take minutes; the deadline ends
+        // it after at most three attempts (at 0 s, 0.2 s and 0.6 s), however busy the machine.
+        #expect(elapsed < 2, "took \(elapsed) s")
+        #expect(server.requests.count <= 3)
     }
 
     @Test("a stub delayed past the attempt timeout times out like the network")
