@@ -28,6 +28,9 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: upcomingFeatures
         ),
+        // Compiles every code sample of the README and the DocC articles (see its README rules).
+        .testTarget(
+            name: "DocumentationTests", dependencies: ["Courier", "CourierTesting"], swiftSettings: upcomingFeatures),
     ],
     swiftLanguageModes: [.v6]
 )

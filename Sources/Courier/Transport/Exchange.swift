@@ -21,6 +21,8 @@ final class Exchange: Sendable {
         var timedOut = false
         var timer: DispatchWorkItem?
         var redirect: URLRequest?
+        /// Set when URLSession reported the task complete; it must not be cancelled after that.
+        var finished = false
     }
 
     /// The largest body size reserved up front from a `Content-Length`; larger bodies grow as
@@ -59,23 +61,31 @@ final class Exchange: Sendable {
     func attach(_ task: URLSessionTask) {
         state.withLock { state in
             state.task = task
-            if state.cancelRequested || state.timedOut { task.cancel() }
+            if state.cancelRequested || state.timedOut { Self.cancelTask(in: &state) }
         }
     }
 
-    // `task.cancel()`, and the answers to a response disposition or a redirect, are all made while
-    // holding the lock, and nothing is answered once the task is cancelled. On Linux, answering
-    // makes URLSession resume the paused transfer on its work queue, and resuming a handle that a
-    // cancellation already removed stops the process (the `try!` on libcurl error 43 that the
-    // cancellation storm test hit through file uploads, see `UploadBody`). The lock keeps the
-    // answer and the cancellation in order; a disposition left unanswered does not stall a
-    // cancelled task.
+    // Cancelling a URLSessionTask on Linux has two ways to stop the process, and the lock closes
+    // both. (1) `cancel()` finishes its work later on URLSession's work queue; if the task completed
+    // meanwhile and left the session's registry, that work hits a `fatalError` ("a task that is
+    // not in the registry", swift-corelibs-foundation SR-11310). URLSession reports completion to
+    // this delegate *before* it schedules the removal, so a task is cancelled only under the lock
+    // and only while `complete` has not run: the cancellation's work is then queued before the
+    // removal. (2) Answering a response disposition or a redirect resumes a paused transfer, and
+    // resuming a handle that a cancellation removed stops the process (libcurl error 43, see
+    // `UploadBody`): those answers are given under the lock too, and not at all once cancelled.
 
     func cancel() {
         state.withLock { state in
             state.cancelRequested = true
-            state.task?.cancel()
+            Self.cancelTask(in: &state)
         }
+    }
+
+    /// Cancels the task unless URLSession already reported it complete. Call with the lock held.
+    private static func cancelTask(in state: inout State) {
+        guard !state.finished else { return }
+        state.task?.cancel()
     }
 
     /// Fails the exchange with a timeout `seconds` from now, unless it ends first.
@@ -88,7 +98,7 @@ final class Exchange: Sendable {
     private func expire() {
         state.withLock { state in
             state.timedOut = true
-            state.task?.cancel()
+            Self.cancelTask(in: &state)
         }
     }
 
@@ -128,7 +138,7 @@ final class Exchange: Sendable {
             if sink == nil { state.body.append(data) }
             if !written {
                 state.writeFailed = true
-                state.task?.cancel()
+                Self.cancelTask(in: &state)
             }
             state.receivedBytes += Int64(data.count)
             return (state.receivedBytes, state.expectedBytes)
@@ -163,6 +173,7 @@ final class Exchange: Sendable {
             (CheckedContinuation<TransportResponse, any Error>?, Result<TransportResponse, any Error>) =
                 state.withLock { state in
                     defer { state.continuation = nil }
+                    state.finished = true
                     return (state.continuation, result(of: state, error: error, taskResponse: taskResponse))
                 }
         guard let continuation else { return }

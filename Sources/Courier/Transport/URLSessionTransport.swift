@@ -47,10 +47,17 @@ public final class URLSessionTransport: Transport {
         router.activeTaskCount
     }
 
-    /// An ephemeral configuration: cookies and cache in memory, nothing written to the home
-    /// folder (on Linux the default configuration writes cookie and cache files there).
+    /// An ephemeral configuration without a URL cache: cookies in memory, nothing written to the
+    /// home folder (on Linux the default configuration writes cookie and cache files there).
+    ///
+    /// The cache is left out because on Linux a task's first steps wait for a cache lookup, and a
+    /// cancellation that waits behind it can reach URLSession after the task completed, which stops
+    /// the process (swift-corelibs-foundation SR-11310). Pass a configuration with a `urlCache` to
+    /// cache responses.
     public static var defaultConfiguration: URLSessionConfiguration {
-        URLSessionConfiguration.ephemeral
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        return configuration
     }
 
     /// Sends `request` and returns its response and whole body (or the file holding it).

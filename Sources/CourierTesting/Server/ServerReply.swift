@@ -18,7 +18,7 @@ public struct ServerReply: Sendable {
     /// body, sending nothing more, until the client closes it: a stalled transfer.
     public var stallsInsteadOfClosing = false
     /// When set, the server plays these steps instead of sending the reply: any bytes, pauses,
-    /// then closes the connection (see ``raw(_:)``).
+    /// then closes the connection (see the two `raw(_:)` factories).
     public var rawSteps: [RawStep]?
 
     /// One step of a raw reply.

@@ -1,0 +1,443 @@
+// Generated from the README and the DocC articles by DocumentationSamplesTests: do not edit.
+// Update: COURIER_UPDATE_SAMPLES=1 swift test --filter DocumentationSamples
+// swift-format-ignore-file
+
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The samples of README.md.
+@Sendable func rEADMESamples() async throws {
+    // sample 1
+
+    enum GitHub: TargetType {
+        case user(String), zen
+        var baseURL: URL { URL(string: "https://api.github.com")! }
+        var path: String { switch self { case .user(let name): "/users/\(name)"; case .zen: "/zen" } }
+        var method: HTTPMethod { .get }
+        var task: HTTPTask { .requestPlain }
+        var headers: [String: String]? { nil }
+        var validationType: ValidationType { .successCodes }
+    }
+
+    let provider = Provider<GitHub>(plugins: [MyLogger()], interceptor: MyAuth())
+    let user = try await provider.request(.user("octocat")).map(User.self)
+    provider.request(.zen) { result in print(result) }   // completion API; returns a Cancellable
+    _ = provider
+    _ = user
+    // sample 2
+    let recorder = CallRecorder()
+    let transport = ScriptedTransport()
+    transport.enqueue([.status(401), .status(200)], for: GitHub.zen)
+    let tested = Provider<GitHub>(
+        transport: transport,
+        plugins: [RecordingPlugin("Logger", recorder: recorder)],
+        interceptor: RecordingInterceptor(recorder: recorder, retry: { _, _ in .retry }))
+    _ = try await tested.request(.zen)
+    #expect(recorder.events == [
+        .prepare("Logger"), .willSend("Logger", attempt: 1), .adapt(attempt: 1),
+        .retry(attempt: 1, .failure(.validation)),
+        .prepare("Logger"), .willSend("Logger", attempt: 2), .adapt(attempt: 2),
+        .didReceive("Logger", .success(200)), .process("Logger", .success(200)),
+    ])
+    _ = recorder
+    _ = transport
+    _ = tested
+    // sample 3
+    let retrying = Provider<GitHub>(interceptor: .retryPolicy)
+    _ = retrying
+    // sample 4
+    let authentication = AuthenticationInterceptor(
+        authenticator: MyAuthenticator(), credential: savedTokens,
+        onRefreshFailure: { _ in print("clear the tokens and sign out") })
+    let signedIn = Provider<GitHub>(interceptor: Interceptor(interceptors: [authentication, .retryPolicy]))
+    _ = authentication
+    _ = signedIn
+    // sample 5
+    let files = Provider<Downloads>()
+    for try await report in files.requestWithProgress(.report(to: URL(fileURLWithPath: "/tmp/report.pdf"))) {
+        if let response = report.response { print("saved at", response.fileURL!) }
+        else { print("\(Int(report.progress * 100)) %") }
+    }
+    _ = files
+}
+
+/// The samples of AuthenticationAndRetries.md.
+@Sendable func authenticationAndRetriesSamples() async throws {
+    // sample 1
+    struct Tokens: AuthenticationCredential, Decodable {
+        let accessToken: String
+        let refreshToken: String
+        let expiresAt: Date
+        var requiresRefresh: Bool { expiresAt < Date().addingTimeInterval(60) }
+    }
+
+    enum Auth: TargetType {
+        case refresh(token: String)
+        var baseURL: URL { URL(string: "https://auth.example.com")! }
+        var path: String { "/token" }
+        var method: HTTPMethod { .post }
+        var task: HTTPTask {
+            switch self {
+            case .refresh(let token): .requestParameters(parameters: ["refresh_token": token], encoding: URLEncoding.httpBody)
+            }
+        }
+        var headers: [String: String]? { nil }
+        var validationType: ValidationType { .successCodes }
+    }
+
+    struct OAuthAuthenticator: Authenticator {
+        /// A provider *without* the authentication interceptor: a refresh that waited for the
+        /// refresh in progress would wait for itself.
+        let auth = Provider<Auth>()
+
+        func apply(_ credential: Tokens, to request: URLRequest) -> URLRequest {
+            var request = request
+            request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
+            return request
+        }
+
+        func refresh(_ credential: Tokens) async throws -> Tokens {
+            try await auth.request(.refresh(token: credential.refreshToken), as: Tokens.self)
+        }
+    }
+
+    let saved = Tokens(accessToken: "a", refreshToken: "r", expiresAt: .distantFuture)
+    let authentication = AuthenticationInterceptor(
+        authenticator: OAuthAuthenticator(), credential: saved,
+        onRefreshFailure: { error in print("sign the user out:", error) })
+    let provider = Provider<GitHub>(interceptor: Interceptor(interceptors: [authentication, .retryPolicy]))
+    print(try await provider.request(.zen).mapString())
+    _ = saved
+    _ = authentication
+    _ = provider
+    // sample 2
+    let patient = Provider<GitHub>(interceptor: .retryPolicy(retryLimit: 4, jitter: .full))
+    let lostConnectionsOnly = Provider<GitHub>(interceptor: .connectionLostRetryPolicy)
+    print(patient.interceptor != nil, lostConnectionsOnly.interceptor != nil)
+    _ = patient
+    _ = lostConnectionsOnly
+    // sample 3
+    let addKey = Adapter { request, _ in
+        var request = request
+        request.setValue("my-key", forHTTPHeaderField: "X-API-Key")
+        return request
+    }
+    let retryUnavailable = Retrier { _, error, context in
+        error.response?.statusCode == 503 && context.attempt < 3 ? .retryWithDelay(1) : .doNotRetry
+    }
+    let keyed = Provider<GitHub>(interceptor: Interceptor(adapters: [addKey], retriers: [retryUnavailable]))
+    print(keyed.plugins.count)
+    _ = addKey
+    _ = retryUnavailable
+    _ = keyed
+}
+
+/// The samples of CallOrder.md.
+@Sendable func callOrderSamples() async throws {
+    // sample 1
+    let recorder = CallRecorder()
+    let transport = ScriptedTransport()
+    transport.enqueue([.status(503), .status(200)], for: GitHub.zen)
+    let provider = Provider<GitHub>(
+        transport: transport,
+        plugins: [RecordingPlugin("Logger", recorder: recorder)],
+        interceptor: RecordingInterceptor(recorder: recorder, retry: { _, _ in .retry }))
+    _ = try await provider.request(.zen)
+    let expected: [HookEvent] = [
+        .prepare("Logger"), .willSend("Logger", attempt: 1), .adapt(attempt: 1), .retry(attempt: 1, .failure(.validation)),
+        .prepare("Logger"), .willSend("Logger", attempt: 2), .adapt(attempt: 2),
+        .didReceive("Logger", .success(200)), .process("Logger", .success(200)),
+    ]
+    assert(recorder.events == expected)
+    _ = recorder
+    _ = transport
+    _ = provider
+    _ = expected
+}
+
+/// The samples of Courier.md.
+@Sendable func courierSamples() async throws {
+    // sample 1
+    enum Zen: TargetType {
+        case quote
+        var baseURL: URL { URL(string: "https://api.github.com")! }
+        var path: String { "/zen" }
+        var method: HTTPMethod { .get }
+        var task: HTTPTask { .requestPlain }
+        var headers: [String: String]? { nil }
+        var validationType: ValidationType { .successCodes }
+    }
+
+    let provider = Provider<Zen>(plugins: [NetworkLoggerPlugin()], interceptor: .retryPolicy)
+    print(try await provider.request(.quote).mapString())
+    _ = provider
+}
+
+/// The samples of GettingStarted.md.
+@Sendable func gettingStartedSamples() async throws {
+    // sample 1
+    enum Catalog: TargetType {
+        case products(page: Int)
+        case product(id: Int)
+        case create(NewProduct)
+
+        var baseURL: URL { URL(string: "https://shop.example.com/api")! }
+
+        var path: String {
+            switch self {
+            case .products, .create: "/products"
+            case .product(let id): "/products/\(id)"
+            }
+        }
+
+        var method: HTTPMethod {
+            switch self {
+            case .create: .post
+            default: .get
+            }
+        }
+
+        var task: HTTPTask {
+            switch self {
+            case .products(let page): .requestParameters(parameters: ["page": page], encoding: URLEncoding.queryString)
+            case .product: .requestPlain
+            case .create(let product): .requestJSONEncodable(product)
+            }
+        }
+
+        var headers: [String: String]? { ["Accept": "application/json"] }
+        var validationType: ValidationType { .successCodes }
+    }
+
+    struct NewProduct: Encodable, Sendable {
+        let name: String
+        let price: Double
+    }
+    // sample 2
+    struct Product: Decodable {
+        let id: Int
+        let name: String
+    }
+
+    let shop = Provider<Catalog>()
+    do {
+        let product = try await shop.request(.product(id: 42), as: Product.self)
+        let firstPage = try await shop.request(.products(page: 1)).map([Product].self, atKeyPath: "items")
+        print(product.name, firstPage.count)
+    } catch {
+        print("failed at \(error.stage):", error.localizedDescription)
+    }
+    _ = shop
+    // sample 3
+    let shopWithCallbacks = Provider<Catalog>(callbackQueue: DispatchQueue(label: "shop"))
+    let call = shopWithCallbacks.request(.product(id: 42)) { result in
+        switch result {
+        case .success(let response): print(response.statusCode)
+        case .failure(let error): print(error)
+        }
+    }
+    call.cancel()  // the completion then receives .failure(.cancelled), once
+    _ = shopWithCallbacks
+    _ = call
+}
+
+/// The samples of Logging.md.
+@Sendable func loggingSamples() async throws {
+    // sample 1
+    let provider = Provider<GitHub>(plugins: [NetworkLoggerPlugin()])
+    print(try await provider.request(.zen).statusCode)
+    // Courier: [2026-11-22T11:53:50Z] Request #1 attempt 1: GET https://api.github.com/zen
+    // Courier: [2026-11-22T11:53:50Z] Request Headers #1: [Accept: application/json]
+    // Courier: [2026-11-22T11:53:50Z] Response #1: 200 GET https://api.github.com/zen (42 ms, 1 attempt)
+    _ = provider
+    // sample 2
+    let logger = NetworkLoggerPlugin(configuration: .init(
+        output: { _, entries in
+            for entry in entries { FileHandle.standardError.write(Data((entry + "\n").utf8)) }
+        },
+        logOptions: .verbose))
+    print(logger.configuration.maximumBodyBytes)
+    _ = logger
+    // sample 3
+    let metrics = NetworkMetricsPlugin { metrics, _, target in
+        let statuses = metrics.attempts.map { $0.statusCode.map(String.init) ?? "-" }
+        print(target.path, metrics.duration, statuses)
+    }
+    let activity = NetworkActivityPlugin { change, _ in print(change) }
+    let observed = Provider<GitHub>(plugins: [activity, metrics])
+    print(observed.plugins.count)
+    _ = metrics
+    _ = activity
+    _ = observed
+}
+
+/// The samples of MigratingFromMoya.md.
+@Sendable func migratingFromMoyaSamples() async throws {
+    // sample 1
+    enum Shop: TargetType, AccessTokenAuthorizable {
+        case items(page: Int)
+        case buy(id: Int)
+
+        var baseURL: URL { URL(string: "https://shop.example.com")! }
+        var path: String {
+            switch self {
+            case .items: "/items"
+            case .buy(let id): "/items/\(id)/buy"
+            }
+        }
+        var method: HTTPMethod {
+            switch self {
+            case .items: .get
+            case .buy: .post
+            }
+        }
+        var task: HTTPTask {
+            switch self {
+            case .items(let page): .requestParameters(parameters: ["page": page], encoding: URLEncoding.default)
+            case .buy: .requestPlain
+            }
+        }
+        var headers: [String: String]? { nil }
+        var validationType: ValidationType { .successCodes }
+        var sampleData: Data { Data(#"{"items":[]}"#.utf8) }
+        var authorizationType: AuthorizationType? { .bearer }
+    }
+    // sample 2
+    struct UserAgentPlugin: PluginType {
+        func prepare(_ request: URLRequest, target: any TargetType) -> URLRequest {
+            var request = request
+            request.setValue("Shop/1.0", forHTTPHeaderField: "User-Agent")
+            return request
+        }
+
+        func didReceive(_ result: Result<Response, CourierError>, target: any TargetType) {
+            if case .failure(let error) = result { print("\(target.path) failed:", error) }
+        }
+    }
+
+    let shop = Provider<Shop>(plugins: [UserAgentPlugin(), AccessTokenPlugin { _ in "token" }])
+    print(try await shop.request(.items(page: 1)).statusCode)
+    _ = shop
+}
+
+/// The samples of TestingYourAPI.md.
+@Sendable func testingYourAPISamples() async throws {
+    // sample 1
+    let stubbed = Provider<GitHub>(stubClosure: Provider.immediatelyStub)
+    let user = try await stubbed.request(.user("octocat"), as: User.self)
+    print(user.login)
+    _ = stubbed
+    _ = user
+    // sample 2
+    let offline = Provider<GitHub>(
+        endpointClosure: { target in
+            Provider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
+                .networkError(URLError(.notConnectedToInternet))
+            })
+        },
+        stubClosure: Provider.immediatelyStub)
+    do {
+        _ = try await offline.request(.zen)
+    } catch {
+        print((error.underlyingError as? TransportFailure)?.kind == .notConnectedToInternet)
+    }
+    _ = offline
+    // sample 3
+    let transport = ScriptedTransport()
+    transport.enqueue([.status(401), .json(200, #"{"login":"octocat","id":1}"#)], for: GitHub.user("octocat"))
+    let scripted = Provider<GitHub>(transport: transport, interceptor: Retrier { _, error, _ in
+        error.response?.statusCode == 401 ? .retry : .doNotRetry
+    })
+    print(try await scripted.request(.user("octocat"), as: User.self).login, transport.requests.count)
+    _ = transport
+    _ = scripted
+    // sample 4
+    let server = try LoopbackServer { request in
+        request.path == "/zen" ? .text("Keep it logically awesome.") : ServerReply(status: 404)
+    }
+    defer { server.stop() }
+    struct Local: TargetType {
+        let baseURL: URL
+        var path: String { "/zen" }
+        var method: HTTPMethod { .get }
+        var task: HTTPTask { .requestPlain }
+        var headers: [String: String]? { nil }
+    }
+    print(try await Provider<Local>().request(Local(baseURL: server.baseURL)).mapString())
+    _ = server
+}
+
+/// The samples of UploadsAndDownloads.md.
+@Sendable func uploadsAndDownloadsSamples() async throws {
+    // sample 1
+    enum Files: TargetType {
+        case upload(URL)
+        case attach(photo: URL, caption: String)
+        case download(name: String, to: URL)
+
+        var baseURL: URL { URL(string: "https://files.example.com")! }
+        var path: String {
+            switch self {
+            case .upload: "/files"
+            case .attach: "/attachments"
+            case .download(let name, _): "/files/\(name)"
+            }
+        }
+        var method: HTTPMethod {
+            switch self {
+            case .download: .get
+            default: .post
+            }
+        }
+        var task: HTTPTask {
+            switch self {
+            case .upload(let file):
+                return .uploadFile(file)
+            case .attach(let photo, let caption):
+                var form = MultipartFormData()
+                form.append(Data(caption.utf8), name: "caption")
+                form.append(fileURL: photo, name: "photo")  // file name and MIME type inferred
+                return .uploadMultipartFormData(form)
+            case .download(_, let destination):
+                return .downloadDestination { _, _ in (destination, [.createIntermediateDirectories, .removePreviousFile]) }
+            }
+        }
+        var headers: [String: String]? { nil }
+        var validationType: ValidationType { .successCodes }
+    }
+    // sample 2
+    let files = Provider<Files>()
+    let destination = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
+    for try await report in files.requestWithProgress(.download(name: "report.pdf", to: destination)) {
+        if let response = report.response {
+            print("saved at", response.fileURL?.path ?? "?")
+        } else {
+            print("\(Int(report.progress * 100)) %, \(report.completedBytes) bytes")
+        }
+    }
+    _ = files
+    _ = destination
+}
+
+/// The samples of CourierTesting.md.
+@Sendable func courierTestingSamples() async throws {
+    // sample 1
+    let recorder = CallRecorder()
+    let transport = ScriptedTransport()
+    transport.enqueue([.status(401), .status(200)], for: GitHub.zen)
+    let provider = Provider<GitHub>(
+        transport: transport,
+        plugins: [RecordingPlugin("Logger", recorder: recorder)],
+        interceptor: RecordingInterceptor(recorder: recorder, retry: { _, _ in .retry }))
+    _ = try await provider.request(.zen)
+    print(recorder.events.map(\.description))
+    _ = recorder
+    _ = transport
+    _ = provider
+}
