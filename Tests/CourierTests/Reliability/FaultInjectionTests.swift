@@ -110,7 +110,9 @@ extension TemporaryFilesSuite {
                     target.task = .downloadDestination { _, _ in (destination, [.removePreviousFile]) }
                 }
                 let (result, calls, elapsed) = await Self.run(target)
-                print("fault: \(fault.name) | \(download ? "download" : "data") | \(Self.outcome(result).map { "\($0)" } ?? "\(result)") | \(Int(elapsed * 1000)) ms")
+                print(
+                    "fault: \(fault.name) | \(download ? "download" : "data") | \(Self.outcome(result).map { "\($0)" } ?? "\(result)") | \(Int(elapsed * 1000)) ms"
+                )
                 #expect(calls == 1, "\(fault.name): completion called \(calls) times")
                 #expect(elapsed < fault.bound, "\(fault.name): took \(elapsed) s")
                 #expect(Self.outcome(result) == fault.expected, "\(fault.name) (download: \(download)): \(result)")
