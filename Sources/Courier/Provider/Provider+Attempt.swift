@@ -47,7 +47,7 @@ extension Provider {
             }
         let metrics = AttemptMetrics(
             number: number, startDate: stopwatch.startDate, duration: stopwatch.elapsed,
-            statusCode: response?.statusCode, bytesSent: sent?.httpBody?.count ?? 0,
+            statusCode: response?.statusCode, bytesSent: sent.map { Int(setup.body.size(inline: $0)) } ?? 0,
             bytesReceived: response?.data.count ?? 0, failure: failure)
         return (outcome, metrics)
     }

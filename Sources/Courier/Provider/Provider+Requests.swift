@@ -104,9 +104,7 @@ extension Provider {
 extension HTTPTask {
     /// Uploads report the bytes they send; every other request the bytes it receives.
     var progressDirection: TransferProgress.Direction {
-        switch self {
-        case .uploadFile, .uploadMultipartFormData, .uploadCompositeMultipartFormData: .upload
-        default: .download
-        }
+        if case .inline = transportBody { return .download }
+        return .upload
     }
 }

@@ -40,7 +40,7 @@ struct StubTransport: Transport {
     /// to a file for a download.
     private func deliver(_ data: Data, for request: TransportRequest) throws -> URL? {
         if let progress = request.progress {
-            let sent = Int64(Self.bodySize(of: request))
+            let sent = request.body.size(inline: request.urlRequest)
             progress(TransferProgress(direction: .upload, completedBytes: sent, expectedBytes: sent))
             progress(
                 TransferProgress(
@@ -54,13 +54,5 @@ struct StubTransport: Transport {
         }
         file.close()
         return file.url
-    }
-
-    private static func bodySize(of request: TransportRequest) -> UInt64 {
-        switch request.body {
-        case .inline: UInt64(request.urlRequest.httpBody?.count ?? 0)
-        case .file(let url): (try? MultipartFormData.size(of: url)) ?? 0
-        case .multipart(let form): (try? form.contentLength()) ?? 0
-        }
     }
 }

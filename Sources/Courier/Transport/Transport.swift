@@ -72,6 +72,18 @@ public struct TransportRequest: Sendable {
     }
 }
 
+extension TransportRequest.Body {
+    /// The size of the body in bytes, taking `request`'s own `httpBody` for ``inline``; 0 when a
+    /// file cannot be read.
+    func size(inline request: URLRequest) -> Int64 {
+        switch self {
+        case .inline: Int64(request.httpBody?.count ?? 0)
+        case .file(let url): Int64((try? MultipartFormData.size(of: url)) ?? 0)
+        case .multipart(let form): Int64((try? form.contentLength()) ?? 0)
+        }
+    }
+}
+
 /// What a ``Transport`` received.
 public struct TransportResponse: Sendable {
     /// The HTTP status code.

@@ -130,18 +130,21 @@ private struct UploadBody {
     let source: Source
     /// A file Courier wrote for this upload and must delete afterwards.
     let temporaryFile: URL?
+    /// The size of a file body, measured once.
+    private let fileSize: UInt64
 
     init(_ body: TransportRequest.Body) throws {
         switch body {
         case .inline:
-            (source, temporaryFile) = (.inline, nil)
+            (source, temporaryFile, fileSize) = (.inline, nil, 0)
         case .file(let url):
-            _ = try MultipartFormData.size(of: url)  // a clear error rather than URLError -1100
-            (source, temporaryFile) = (.file(url), nil)
+            // Measured up front for a clear error rather than URLError -1100.
+            (source, temporaryFile, fileSize) = (.file(url), nil, try MultipartFormData.size(of: url))
         case .multipart(let form):
             switch try form.encodedForUpload() {
-            case .data(let data): (source, temporaryFile) = (.data(data), nil)
-            case .temporaryFile(let url): (source, temporaryFile) = (.file(url), url)
+            case .data(let data): (source, temporaryFile, fileSize) = (.data(data), nil, 0)
+            case .temporaryFile(let url):
+                (source, temporaryFile, fileSize) = (.file(url), url, try MultipartFormData.size(of: url))
             }
         }
     }
@@ -149,8 +152,8 @@ private struct UploadBody {
     /// The file a body is streamed from, on platforms where Courier streams files itself.
     var streamedFile: (url: URL, size: Int64)? {
         #if canImport(FoundationNetworking)
-            guard case .file(let url) = source, let size = try? MultipartFormData.size(of: url) else { return nil }
-            return (url, Int64(size))
+            guard case .file(let url) = source else { return nil }
+            return (url, Int64(fileSize))
         #else
             return nil
         #endif

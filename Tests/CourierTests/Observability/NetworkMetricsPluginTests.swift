@@ -37,6 +37,27 @@ struct NetworkMetricsPluginTests {
         #expect(metrics.duration >= metrics.attempts.map(\.duration).reduce(0, +))
     }
 
+    @Test("a file upload's attempts report the file's size as sent")
+    func uploadBytesSent() async throws {
+        let folder = try Scratch.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (file, _) = try Scratch.file(in: folder, name: "up.bin", size: 12_345)
+        let collected = Locked<[RequestMetrics]>([])
+        struct Upload: TargetType {
+            let file: URL
+            var baseURL: URL { URL(string: "https://upload.invalid")! }
+            var path: String { "/files" }
+            var method: HTTPMethod { .post }
+            var task: HTTPTask { .uploadFile(file) }
+            var headers: [String: String]? { nil }
+        }
+        let provider = Provider<Upload>(
+            transport: ScriptedTransport(fallback: .status(201)),
+            plugins: [NetworkMetricsPlugin { metrics, _, _ in collected.withLock { $0.append(metrics) } }])
+        _ = try await provider.request(Upload(file: file))
+        #expect(collected.value.flatMap(\.attempts).map(\.bytesSent) == [12_345])
+    }
+
     @Test("a request that fails before its first attempt has no attempts")
     func noAttempts() async {
         let collected = Locked<[RequestMetrics]>([])
