@@ -23,6 +23,8 @@ final class Exchange: Sendable {
         var redirect: URLRequest?
         /// Set when URLSession reported the task complete; it must not be cancelled after that.
         var finished = false
+        /// Set when the task was cancelled because its body could not be rewound (``cannotRewind()``).
+        var mustResend = false
     }
 
     /// The largest body size reserved up front from a `Content-Length`; larger bodies grow as
@@ -48,9 +50,23 @@ final class Exchange: Sendable {
         self.streamedBody = streamedBody
     }
 
-    /// A fresh stream of the upload's file, for each time URLSession asks for one.
+    /// A fresh stream of the upload's file, for each time URLSession asks for one; `nil` when the
+    /// body is not streamed.
     func makeBodyStream() -> InputStream? {
         streamedBody.flatMap { InputStream(url: $0.url) }
+    }
+
+    /// URLSession asked to rewind a body that is not streamed. On Linux that happens when a server
+    /// closed a kept-alive connection before answering: URLSession then resends the request on a
+    /// new connection, but it cannot rewind a body sent from memory (a stream is a `fatalError`
+    /// there, no stream stalls the task until its timeout). The task is cancelled instead, and the
+    /// transport sends the request again itself, as URLSession meant to.
+    func cannotRewind() {
+        state.withLock { state in
+            guard !state.cancelRequested && !state.timedOut else { return }
+            state.mustResend = true
+            Self.cancelTask(in: &state)
+        }
     }
 
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
@@ -199,6 +215,7 @@ final class Exchange: Sendable {
         if state.timedOut && !state.cancelRequested {
             return .failure(TransportFailure(kind: .timedOut, underlying: URLError(.timedOut)))
         }
+        if state.mustResend && !state.cancelRequested { return .failure(ResendNeeded()) }
         if let error {
             // A challenge Courier declined ends the task as cancelled; unless the caller cancelled,
             // the answer is the 401 that carried the challenge.
@@ -213,3 +230,7 @@ final class Exchange: Sendable {
         return .success(TransportResponse(response: response, data: state.body, fileURL: sink?.url))
     }
 }
+
+/// The exchange ended because its body could not be rewound for a resend (see
+/// ``Exchange/cannotRewind()``): the transport sends the request again.
+struct ResendNeeded: Error {}

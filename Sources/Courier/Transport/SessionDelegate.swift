@@ -60,7 +60,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask,
         needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
     ) {
-        completionHandler(exchange(for: task)?.makeBodyStream())
+        let exchange = exchange(for: task)
+        if let stream = exchange?.makeBodyStream() { return completionHandler(stream) }
+        // Only a streamed body can be handed again (see `Exchange.cannotRewind`). URLSession asks
+        // on its own work queue, which a cancellation must not wait for: cancel from elsewhere.
+        completionHandler(nil)
+        if let exchange { DispatchQueue.global().async { exchange.cannotRewind() } }
     }
 
     func urlSession(

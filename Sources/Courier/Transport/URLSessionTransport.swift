@@ -73,9 +73,22 @@ public final class URLSessionTransport: Transport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let deadline = request.timeout.map(Deadline.init(after:))
         var current = request
+        var resends = 0
         for _ in 0..<Self.maximumRedirects {
             current.timeout = deadline.map { max(0.001, $0.remaining) }
-            let (response, redirect) = try await exchange(current)
+            let response: TransportResponse
+            let redirect: URLRequest?
+            do {
+                (response, redirect) = try await exchange(current)
+            } catch is ResendNeeded {
+                // The server closed a kept-alive connection before answering; URLSession would
+                // resend on a new connection but cannot rewind the body (see `Exchange.cannotRewind`).
+                resends += 1
+                guard resends <= Self.maximumResends else {
+                    throw TransportFailure(kind: .connectionLost, underlying: URLError(.networkConnectionLost))
+                }
+                continue
+            }
             guard let redirect else { return response }
             if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
             current.urlRequest = redirect
@@ -85,6 +98,9 @@ public final class URLSessionTransport: Transport {
 
     /// The most 307/308 redirects Courier follows itself for one request, as URLSession's own limit.
     private static let maximumRedirects = 20
+
+    /// The most times a request is sent again because a kept-alive connection closed under it.
+    private static let maximumResends = 2
 
     /// One task: the response, and the request a 307/308 leads to, if it ended on one.
     private func exchange(_ request: TransportRequest) async throws -> (TransportResponse, URLRequest?) {

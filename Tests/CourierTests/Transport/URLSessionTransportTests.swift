@@ -105,4 +105,33 @@ struct URLSessionTransportTests {
         #expect(bodies.count == 64)
         #expect(bodies.allSatisfy { $0.value == Data("/n\($0.key)".utf8) })
     }
+
+    @Test(
+        "a body sent from memory is resent when the server closes a kept-alive connection unanswered",
+        arguments: ["POST", "PUT"])
+    func resendOnClosedConnection(method: String) async throws {
+        let closed = Locked(false)
+        let server = try LoopbackServer { request in
+            guard request.path == "/p" else { return ServerReply() }
+            // The first time, close the kept-alive connection without answering.
+            let first = closed.withLock { closed in
+                defer { closed = true }
+                return !closed
+            }
+            return first ? .closeConnection : ServerReply(body: request.body)
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        _ = try await transport.send(request(server, "warm"))
+        let payload = Data(#"{"name":"x"}"#.utf8)
+        var post = request(server, "p", method: method, body: payload)
+        // Without the resend, URLSession waits for a body it cannot rewind until this runs out.
+        post.timeout = 20
+
+        let received = try await transport.send(post)
+
+        #expect(received.statusCode == 200)
+        #expect(received.data == payload)
+        #expect(server.requests.filter { $0.path == "/p" }.map(\.body) == [payload, payload])
+    }
 }
