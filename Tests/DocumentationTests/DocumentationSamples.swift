@@ -326,6 +326,33 @@ import Testing
     _ = shop
 }
 
+/// The samples of Security.md.
+@Sendable func securitySamples() async throws {
+    // sample 1
+    do {
+        _ = try await Provider<GitHub>().request(.zen)
+    } catch {
+        if case .invalidHeaderValue(let name, let problem)? = error.underlyingError as? RequestValidationError {
+            print("header \(name) has \(problem)")
+        }
+    }
+    // sample 2
+    let downloads = FileManager.default.temporaryDirectory
+    let destination: DownloadDestination = { _, response in
+        (downloads.appendingPathComponent(DownloadFileName.suggested(by: response)), [.removePreviousFile])
+    }
+    print(DownloadFileName.sanitized("../../etc/passwd") ?? "-")  // passwd
+    _ = downloads
+    _ = destination
+    // sample 3
+    var redaction = Redaction.default
+    redaction.headers.insert("X-Tenant-Key")
+    redaction.fieldNames.insert("pin")
+    let logged = Provider<GitHub>(plugins: [NetworkLoggerPlugin(configuration: .init(redaction: redaction))])
+    print(logged.plugins.count)
+    _ = logged
+}
+
 /// The samples of TestingYourAPI.md.
 @Sendable func testingYourAPISamples() async throws {
     // sample 1

@@ -4,39 +4,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension CourierError: LocalizedError, CustomStringConvertible {
-    /// A sentence a person can act on: what failed, for which request, and why.
+extension CourierError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
+    /// A sentence a person can act on: what failed, for which request, and why. Secrets are hidden
+    /// as ``Redaction/default`` says (a URL's user information, credential query items).
     public var errorDescription: String? {
-        switch self {
-        case .requestMapping(let url):
-            "Invalid URL '\(url)': check the target's baseURL and path."
-        case .parameterEncoding(let error):
-            "Could not encode the request's parameters: \(Self.describe(error))"
-        case .encodableMapping(let error):
-            "Could not encode the request's body as JSON: \(Self.describe(error))"
-        case .requestBuilding(let error):
-            "Could not build the request: \(Self.describe(error))"
-        case .preparation(let error, let request):
-            "A plugin failed to prepare \(Self.describe(request)): \(Self.describe(error))"
-        case .adaptation(let error, let request):
-            "The interceptor failed to adapt \(Self.describe(request)): \(Self.describe(error))"
-        case .transport(let error, let request):
-            "\(Self.describe(request)) failed in transport: \(Self.describe(error))"
-        case .statusCode(let response):
-            "\(Self.describe(response)) has a status code the target does not accept."
-        case .jsonMapping(let response):
-            "The body of \(Self.describe(response)) is not valid JSON."
-        case .stringMapping(let response):
-            "The body of \(Self.describe(response)) is not a UTF-8 string."
-        case .objectMapping(let error, let response):
-            "Could not decode the body of \(Self.describe(response)): \(Self.describe(error))"
-        case .keyPathNotFound(let keyPath, let response):
-            "The key path '\(keyPath)' is not in the JSON body of \(Self.describe(response))."
-        case .underlying(let error, let response):
-            (response.map { "\(Self.describe($0)) failed: " } ?? "") + Self.describe(error)
-        case .cancelled:
-            "The request was cancelled."
-        }
+        errorDescription(redaction: .default)
     }
 
     /// The stage and the description, as one log line.
@@ -44,12 +16,72 @@ extension CourierError: LocalizedError, CustomStringConvertible {
         "CourierError.\(stage.rawValue): \(errorDescription ?? "")"
     }
 
-    private static func describe(_ request: URLRequest) -> String {
-        "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")"
+    /// The same as ``description``: no secret, whichever way the error is printed.
+    public var debugDescription: String {
+        description
     }
 
-    private static func describe(_ response: Response) -> String {
-        let target = response.request.map(describe) ?? "the response"
+    /// ``errorDescription``, hiding what `redaction` names.
+    /// - Parameter redaction: What to hide.
+    /// - Returns: The sentence.
+    public func errorDescription(redaction: Redaction) -> String {
+        let text = Self.sentence(for: self, redaction)
+        // A URL's password (or a token given as its user) may also be quoted by an underlying
+        // error's text: it is hidden there too.
+        let url = request?.url ?? URL(string: Self.mappedURL(of: self) ?? "")
+        return [url?.password, url?.user].compactMap { $0 }.filter { $0.count >= 3 }.reduce(text) {
+            $0.replacingOccurrences(of: $1, with: Redaction.mask)
+        }
+    }
+
+    private static func mappedURL(of error: CourierError) -> String? {
+        if case .requestMapping(let url) = error { return url }
+        return nil
+    }
+
+    private static func sentence(for error: CourierError, _ redaction: Redaction) -> String {
+        let describe = { (request: URLRequest) in Self.describe(request, redaction) }
+        let describeResponse = { (response: Response) in Self.describe(response, redaction) }
+        return switch error {
+        case .requestMapping(let url):
+            "Invalid URL '\(redaction.urlString(url))': check the target's baseURL and path."
+        case .parameterEncoding(let error):
+            "Could not encode the request's parameters: \(Self.describe(error))"
+        case .encodableMapping(let error):
+            "Could not encode the request's body as JSON: \(Self.describe(error))"
+        case .requestBuilding(let error):
+            "Could not build the request: \(Self.describe(error))"
+        case .preparation(let error, let request):
+            "A plugin failed to prepare \(describe(request)): \(Self.describe(error))"
+        case .adaptation(let error, let request):
+            "The interceptor failed to adapt \(describe(request)): \(Self.describe(error))"
+        case .transport(let error, let request):
+            "\(describe(request)) failed in transport: \(Self.describe(error))"
+        case .statusCode(let response):
+            "\(describeResponse(response)) has a status code the target does not accept."
+        case .jsonMapping(let response):
+            "The body of \(describeResponse(response)) is not valid JSON."
+        case .stringMapping(let response):
+            "The body of \(describeResponse(response)) is not a UTF-8 string."
+        case .objectMapping(let error, let response):
+            "Could not decode the body of \(describeResponse(response)): \(Self.describe(error))"
+        case .keyPathNotFound(let keyPath, let response):
+            "The key path '\(keyPath)' is not in the JSON body of \(describeResponse(response))."
+        case .underlying(let error, let response):
+            (response.map { "\(describeResponse($0)) failed: " } ?? "") + Self.describe(error)
+        case .cancelled:
+            "The request was cancelled."
+        }
+    }
+
+    private static func describe(_ request: URLRequest, _ redaction: Redaction) -> String {
+        let method = request.httpMethod ?? "GET"
+        let shown = HeaderFieldRules.isToken(method) ? method : "(invalid method)"
+        return "\(shown) \(request.url.map(redaction.url) ?? "(no URL)")"
+    }
+
+    private static func describe(_ response: Response, _ redaction: Redaction) -> String {
+        let target = response.request.map { describe($0, redaction) } ?? "the response"
         return "\(target) → HTTP \(response.statusCode)"
     }
 

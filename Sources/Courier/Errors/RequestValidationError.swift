@@ -1,4 +1,7 @@
 /// Why Courier refused to send a request it was asked to send.
+///
+/// The descriptions name the header and the problem, never a header's value (it may be a token),
+/// and show any control character in a name escaped, so that a log line stays one line.
 public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The method (`GET` or `HEAD`) must not carry a body, yet the request has one.
     case bodyNotAllowed(HTTPMethod)
@@ -6,6 +9,15 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
     case missingURL
     /// A multipart body has no parts.
     case emptyMultipartFormData
+    /// The method is not an RFC 9110 token (it is empty, or holds a space, a line break or another
+    /// character a method cannot have). See ``HeaderFieldRules``.
+    case invalidMethod(HTTPMethod)
+    /// The header name is not an RFC 9110 token (it is empty, or holds a space, a colon, a line
+    /// break or another character a name cannot have). See ``HeaderFieldRules``.
+    case invalidHeaderName(String)
+    /// The value of the header `name` holds a character a header value must not have (the value
+    /// itself is not kept). See ``HeaderFieldRules``.
+    case invalidHeaderValue(name: String, problem: HeaderValueProblem)
 
     /// A sentence describing the problem and its fix.
     public var description: String {
@@ -16,6 +28,17 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
             "The request has no URL."
         case .emptyMultipartFormData:
             "The multipart form has no parts: append at least one."
+        case .invalidMethod(let method):
+            "The method \(Self.escaped(method.rawValue)) is not a valid HTTP method token; the request was not sent."
+        case .invalidHeaderName(let name):
+            "The header name \(Self.escaped(name)) is not a valid HTTP token; the request was not sent."
+        case .invalidHeaderValue(let name, let problem):
+            "The value of the header \(Self.escaped(name)) contains \(problem); the request was not sent."
         }
+    }
+
+    /// `text` quoted, with control characters, quotes and backslashes escaped.
+    private static func escaped(_ text: String) -> String {
+        "\"" + text.unicodeScalars.map { $0.escaped(asASCII: false) }.joined() + "\""
     }
 }

@@ -81,8 +81,15 @@ extension NetworkLoggerPlugin {
         public var output: @Sendable (_ target: any TargetType, _ entries: [String]) -> Void
         /// What is logged.
         public var logOptions: LogOptions
-        /// Headers whose values are shown as `***` (compared without case).
-        public var redactedHeaders: Set<String>
+        /// What is hidden: the URL's user information, sensitive headers, and credential query
+        /// items and body fields (see ``Redaction``).
+        public var redaction: Redaction
+        /// Headers whose values are shown as `***` (compared without case): the headers of
+        /// ``redaction``.
+        public var redactedHeaders: Set<String> {
+            get { redaction.headers }
+            set { redaction.headers = newValue }
+        }
         /// The largest part of a body that is shown; the rest is counted.
         public var maximumBodyBytes: Int
         /// The clock of the entries' times and durations.
@@ -93,21 +100,21 @@ extension NetworkLoggerPlugin {
         ///   - formatter: Turns entries and bodies into text.
         ///   - output: Receives the entries; prints each by default.
         ///   - logOptions: What is logged; ``LogOptions/default`` by default.
-        ///   - redactedHeaders: Headers to hide; `URLRequest.sensitiveHeaders` by default.
+        ///   - redaction: What to hide; ``Redaction/default`` by default.
         ///   - maximumBodyBytes: The largest part of a body shown; 4 KiB by default.
         ///   - clock: The clock; the system's by default.
         public init(
             formatter: Formatter = Formatter(),
             output: @escaping @Sendable (any TargetType, [String]) -> Void = Configuration.printEntries,
             logOptions: LogOptions = .default,
-            redactedHeaders: Set<String> = URLRequest.sensitiveHeaders,
+            redaction: Redaction = .default,
             maximumBodyBytes: Int = 4096,
             clock: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.formatter = formatter
             self.output = output
             self.logOptions = logOptions
-            self.redactedHeaders = redactedHeaders
+            self.redaction = redaction
             self.maximumBodyBytes = maximumBodyBytes
             self.clock = clock
         }

@@ -13,9 +13,10 @@ import Foundation
 /// Courier: [2026-11-22T11:53:50Z] Request Headers #3: [Accept: application/json, Authorization: ***]
 /// Courier: [2026-11-22T11:53:50Z] Response #3: 200 GET https://api.example.com/users (42 ms, 1 attempt)
 /// ```
-/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` (plus any header you add to
-/// ``Configuration/redactedHeaders``) show as `***` in header entries and cURL commands. Bodies are
-/// cut after ``Configuration/maximumBodyBytes``; binary bodies are summarised, never dumped.
+/// Secrets never reach an entry by default (``Configuration/redaction``): a URL's user information,
+/// the values of `Authorization`, `Cookie`, `Set-Cookie` and API-key headers, and of credential query
+/// items and form or JSON body fields (`access_token`, `password`…) show as `***`. Bodies are cut
+/// after ``Configuration/maximumBodyBytes``; binary bodies are summarised, never dumped.
 ///
 /// Send the entries anywhere with ``Configuration/output``, for example to swift-log:
 /// ```swift
@@ -27,7 +28,7 @@ public struct NetworkLoggerPlugin: PluginType {
     private let starts = Locked<[RequestID: Date]>([:])
 
     /// Creates a logger.
-    /// - Parameter configuration: What is logged and where; ``Configuration/init(formatter:output:logOptions:redactedHeaders:maximumBodyBytes:clock:)`` defaults by default.
+    /// - Parameter configuration: What is logged and where; ``Configuration/init(formatter:output:logOptions:redaction:maximumBodyBytes:clock:)`` defaults by default.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
@@ -73,12 +74,12 @@ public struct NetworkLoggerPlugin: PluginType {
         }
         if options.contains(.formatRequestAscURL) {
             let command = request.cURLDescription(
-                redacting: configuration.redactedHeaders, maximumBodyBytes: configuration.maximumBodyBytes)
+                redaction: configuration.redaction, maximumBodyBytes: configuration.maximumBodyBytes)
             return [entry("Request \(id) attempt \(prepared.attempt)", command)]
         }
         let line = options.contains(.requestMethod) ? "\(request.httpMethod ?? "GET") " : ""
         var entries = [
-            entry("Request \(id) attempt \(prepared.attempt)", line + (request.url?.absoluteString ?? "(no URL)"))
+            entry("Request \(id) attempt \(prepared.attempt)", line + (request.url.map(redaction.url) ?? "(no URL)"))
         ]
         if options.contains(.requestHeaders) {
             entries.append(entry("Request Headers \(id)", headerList(request.allHTTPHeaderFields ?? [:])))
@@ -112,7 +113,7 @@ public struct NetworkLoggerPlugin: PluginType {
             entries = [entry("Response \(id)", "\(success.statusCode) \(describe(success.request)) \(timing)")]
         case .failure(let error):
             (response, isError) = (error.response, true)
-            entries = [entry("Error \(id)", "\(error.errorDescription ?? "\(error)") \(timing)")]
+            entries = [entry("Error \(id)", "\(error.errorDescription(redaction: redaction)) \(timing)")]
         }
         guard let response else { return entries }
         if configuration.logOptions.contains(.responseHeaders), let http = response.response {
@@ -128,15 +129,16 @@ public struct NetworkLoggerPlugin: PluginType {
         return entries
     }
 
+    private var redaction: Redaction { configuration.redaction }
+
     private func describe(_ request: URLRequest?) -> String {
         guard let request else { return "" }
-        return "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
+        return "\(request.httpMethod ?? "GET") \(request.url.map(redaction.url) ?? "")"
     }
 
     private func headerList(_ headers: [String: String]) -> String {
-        let redacted = Set(configuration.redactedHeaders.map { $0.lowercased() })
         let pairs = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            "\(name): \(redacted.contains(name.lowercased()) ? "***" : value)"
+            "\(name): \(redaction.headerValue(name, value))"
         }
         return "[" + pairs.joined(separator: ", ") + "]"
     }
@@ -146,9 +148,10 @@ public struct NetworkLoggerPlugin: PluginType {
             return BodySummary.binary(data, contentType: contentType)
         }
         let limit = max(0, configuration.maximumBodyBytes)
-        let shown = data.count > limit ? Data(data.prefix(limit)) : data
+        let redacted = redaction.body(data, contentType: contentType)
+        let shown = redacted.count > limit ? Data(redacted.prefix(limit)) : redacted
         let format = request ? configuration.formatter.requestData : configuration.formatter.responseData
         let text = format(shown)
-        return data.count > limit ? text + "… (\(data.count - limit) more bytes)" : text
+        return redacted.count > limit ? text + "… (\(redacted.count - limit) more bytes)" : text
     }
 }

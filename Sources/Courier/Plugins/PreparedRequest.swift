@@ -25,10 +25,19 @@ public struct PreparedRequest: Sendable {
         self.requestID = requestID
     }
 
-    /// The request as a `curl` command line; see `URLRequest.cURLDescription(redacting:)`.
+    /// The request as a `curl` command line, its secrets hidden; see
+    /// `URLRequest.cURLDescription(redaction:maximumBodyBytes:)`.
+    /// - Parameter redaction: What is hidden; ``Redaction/default`` by default.
+    /// - Returns: The command line.
+    public func cURLDescription(redaction: Redaction = .default) -> String {
+        request.cURLDescription(redaction: redaction)
+    }
+
+    /// The request as a `curl` command line, hiding the values of `redactedHeaders` (and the
+    /// secrets of the URL and body that ``Redaction/default`` names).
     /// - Parameter redactedHeaders: Header names whose values are replaced by `***`.
     /// - Returns: The command line.
-    public func cURLDescription(redacting redactedHeaders: Set<String> = URLRequest.sensitiveHeaders) -> String {
+    public func cURLDescription(redacting redactedHeaders: Set<String>) -> String {
         request.cURLDescription(redacting: redactedHeaders)
     }
 }

@@ -116,7 +116,8 @@ extension Provider {
         return .success(response)
     }
 
-    /// The interceptor's `adapt`, then the checks every request must pass before it is sent.
+    /// The interceptor's `adapt`, then the checks every request must pass before it is sent
+    /// (``HeaderFieldRules``): the last point before the transport.
     private func adapt(_ request: URLRequest, context: RequestContext) async -> Result<URLRequest, AttemptFailure> {
         var adapted = request
         if let interceptor {
@@ -128,9 +129,11 @@ extension Provider {
             }
         }
         if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled, request: adapted)) }
-        if let invalid = RequestValidationError.check(adapted) {
-            return .failure(AttemptFailure(error: .adaptation(invalid, request: adapted), request: adapted))
+        do throws(RequestValidationError) {
+            if let invalid = RequestValidationError.check(adapted) { throw invalid }
+            return .success(try HeaderFieldRules.checked(adapted))
+        } catch {
+            return .failure(AttemptFailure(error: .adaptation(error, request: adapted), request: adapted))
         }
-        return .success(adapted)
     }
 }

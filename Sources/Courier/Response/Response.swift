@@ -47,9 +47,9 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
         "Status Code: \(statusCode), Data Length: \(data.count)"
     }
 
-    /// ``description`` plus the request's method and URL.
+    /// ``description`` plus the request's method and URL (its secrets hidden, see ``Redaction``).
     public var debugDescription: String {
-        let target = request.map { "\($0.httpMethod ?? "GET") \($0.url?.absoluteString ?? "") → " } ?? ""
+        let target = request.map { "\($0.httpMethod ?? "GET") \($0.url.map(Redaction.default.url) ?? "") → " } ?? ""
         return target + description
     }
 

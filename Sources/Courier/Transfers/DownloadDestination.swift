@@ -9,11 +9,13 @@ import Foundation
 ///
 /// ```swift
 /// let destination: DownloadDestination = { _, response in
-///     (documents.appendingPathComponent(response.suggestedFilename ?? "download"), [.createIntermediateDirectories, .removePreviousFile])
+///     (documents.appendingPathComponent(DownloadFileName.suggested(by: response)), [.removePreviousFile])
 /// }
 /// ```
 /// The file is moved there only when the response passes validation; the ``Response`` then
-/// carries the final URL in ``Response/fileURL``.
+/// carries the final URL in ``Response/fileURL``. A file the server names goes through
+/// ``DownloadFileName`` first: never join a server's name to a folder as it is. Courier never
+/// removes a folder at the destination, and replaces a previous file in one atomic rename.
 public typealias DownloadDestination =
     @Sendable (_ temporaryURL: URL, _ response: HTTPURLResponse?) -> (
         destinationURL: URL, options: DownloadOptions
@@ -40,12 +42,20 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
 public enum DownloadDestinations {
     /// A destination in `directory`, named after the response's suggested file name (or the URL's
     /// last path component), creating the folder and replacing any previous file.
+    ///
+    /// The server does not choose where the file lands: its name is made safe by
+    /// ``DownloadFileName/suggested(by:)`` (no path, no `..`, no leading dot, no control
+    /// characters), so the file is always created directly in `directory`, and only a file of that
+    /// name is ever replaced (never a folder).
     /// - Parameter directory: The folder to download into.
     /// - Returns: The destination.
     public static func suggested(in directory: URL) -> DownloadDestination {
-        { temporaryURL, response in
-            let name = response?.suggestedFilename ?? response?.url?.lastPathComponent ?? temporaryURL.lastPathComponent
-            return (directory.appendingPathComponent(name), [.createIntermediateDirectories, .removePreviousFile])
+        { _, response in
+            let name = DownloadFileName.suggested(by: response)
+            return (
+                directory.appendingPathComponent(name, isDirectory: false),
+                [.createIntermediateDirectories, .removePreviousFile]
+            )
         }
     }
 }

@@ -14,6 +14,8 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     case destinationExists(URL)
     /// The downloaded file could not be moved to its destination.
     case cannotMoveDownload(to: URL)
+    /// The download's destination is a folder; Courier never removes one to make room.
+    case destinationIsDirectory(URL)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -26,6 +28,8 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
         case .destinationExists(let url):
             "A file is already at \(url.path); pass .removePreviousFile to replace it."
         case .cannotMoveDownload(let url): "Cannot move the downloaded file to \(url.path)."
+        case .destinationIsDirectory(let url):
+            "The download's destination \(url.path) is a folder; choose a file name inside it."
         }
     }
 }

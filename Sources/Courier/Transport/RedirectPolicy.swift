@@ -6,10 +6,12 @@ import Foundation
 
 /// What ``URLSessionTransport`` does when a server answers with a redirect.
 ///
-/// Whatever the policy, Courier makes redirects safe first: `Authorization`,
-/// `Proxy-Authorization` and `Cookie` never follow a redirect to another origin (scheme, host and
-/// port), and a 307 or 308 keeps its method and resends its body, uploads included (Courier follows
-/// those itself, because URLSession on Linux drops the body).
+/// Whatever the policy, Courier makes redirects safe first: no credential header
+/// (`Authorization`, `Proxy-Authorization`, `Cookie` and the other ``Redaction/defaultHeaders``)
+/// follows a redirect to another origin (scheme, host and port), and a 307 or 308 keeps its method
+/// and resends its body, uploads included (Courier follows those itself, because URLSession on
+/// Linux drops the body). The request a policy returns obeys ``HeaderFieldRules`` too: framing
+/// headers are removed, and a request with an invalid header is not followed (the 3xx is the answer).
 /// ```swift
 /// let transport = URLSessionTransport(redirectPolicy: .refuse)
 /// let stamped = URLSessionTransport(redirectPolicy: .modify { request, _ in
@@ -51,7 +53,7 @@ public struct RedirectPolicy: Sendable {
     {
         var next = redirected
         if !Self.sameOrigin(current?.url, next.url) {
-            for header in ["Authorization", "Proxy-Authorization", "Cookie"] {
+            for header in Redaction.defaultHeaders {
                 next.setValue(nil, forHTTPHeaderField: header)
             }
         }
@@ -59,7 +61,7 @@ public struct RedirectPolicy: Sendable {
             next.httpMethod = current.httpMethod
             next.httpBody = current.httpBody
         }
-        return decide(next, response)
+        return decide(next, response).flatMap { try? HeaderFieldRules.checked($0) }
     }
 
     private static func sameOrigin(_ first: URL?, _ second: URL?) -> Bool {

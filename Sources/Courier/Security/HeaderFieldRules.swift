@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The rules every request's method and header fields must follow before Courier sends it.
+///
+/// A ``Provider`` applies them to each attempt after the interceptor's `adapt`, at the last point
+/// before the transport, so they hold whatever set a header (the target, an endpoint closure, a
+/// plugin's `prepare`, an adapter) and whatever transport sends it:
+/// - **No header injection.** A header name must be an RFC 9110 token (letters, digits and
+///   ``tokenSymbols``); a value must not hold a CR, LF, NUL or other control character (a tab is
+///   allowed). A request that breaks this is never sent: the attempt fails with
+///   ``RequestValidationError/invalidHeaderName(_:)`` or
+///   ``RequestValidationError/invalidHeaderValue(name:problem:)``, which name the header and the
+///   problem but never the value (it may be a token). The method must be a token too.
+/// - **Courier owns the message framing.** The fields in ``framingFieldNames``
+///   (`Content-Length`, `Transfer-Encoding`, `Host`, `Connection`…) describe how the message is
+///   delimited and routed; a value copied from user code could disagree with the real body and
+///   smuggle a second request into a kept-alive connection. Courier removes them from every
+///   request, and the transport sets them from the URL and the body actually sent (as Apple's
+///   URLSession does with these reserved headers). To reach a virtual host, put its name in the URL.
+///
+/// A custom ``Transport`` called directly (not through a provider) can apply the same rules with
+/// ``checked(_:)``.
+public enum HeaderFieldRules {
+    /// The fields Courier removes from every request, compared without case: the engine sets
+    /// them from the URL and the body.
+    public static let framingFieldNames: Set<String> = [
+        "content-length", "transfer-encoding", "host", "connection", "keep-alive", "proxy-connection", "te",
+        "trailer", "upgrade",
+    ]
+
+    /// The symbols allowed in a token (a header name or a method) besides ASCII letters and digits.
+    public static let tokenSymbols = "!#$%&'*+-.^_`|~"
+
+    /// `request` without its framing fields, when it is valid.
+    /// - Parameter request: The request about to be sent.
+    /// - Returns: The request without the fields of ``framingFieldNames``.
+    /// - Throws: The ``RequestValidationError`` of the first invalid method, header name or value.
+    public static func checked(_ request: URLRequest) throws(RequestValidationError) -> URLRequest {
+        var request = request
+        if let method = request.httpMethod, !isToken(method) {
+            throw .invalidMethod(HTTPMethod(rawValue: method))
+        }
+        guard let fields = request.allHTTPHeaderFields, !fields.isEmpty else { return request }
+        for (name, value) in fields {
+            guard isToken(name) else { throw .invalidHeaderName(name) }
+            if let problem = problem(inValue: value) { throw .invalidHeaderValue(name: name, problem: problem) }
+            if framingFieldNames.contains(name.lowercased()) {
+                request.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        return request
+    }
+
+    /// Whether `text` is an RFC 9110 token: one or more letters, digits and ``tokenSymbols``.
+    /// - Parameter text: A header name or a method.
+    /// - Returns: `true` for a token.
+    public static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { tokenBytes[Int($0)] }
+    }
+
+    /// What makes `value` unfit for a header field, or `nil` when it may be sent.
+    /// - Parameter value: A header value.
+    /// - Returns: The first problem found, or `nil`.
+    public static func problem(inValue value: String) -> HeaderValueProblem? {
+        for byte in value.utf8 where byte < 0x20 || byte == 0x7F {
+            switch byte {
+            case 0x09: continue
+            case 0x0D: return .carriageReturn
+            case 0x0A: return .lineFeed
+            case 0x00: return .nul
+            default: return .controlCharacter
+            }
+        }
+        return nil
+    }
+
+    /// Which of the 256 byte values may appear in a token.
+    private static let tokenBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\(tokenSymbols)".utf8 {
+            table[Int(byte)] = true
+        }
+        return table
+    }()
+}
+
+/// Why a header value cannot be sent.
+public enum HeaderValueProblem: String, Sendable, Hashable, CustomStringConvertible {
+    /// The value holds a carriage return (CR), which would end the header line.
+    case carriageReturn
+    /// The value holds a line feed (LF), which would end the header line.
+    case lineFeed
+    /// The value holds a NUL byte.
+    case nul
+    /// The value holds another control character (other than a tab).
+    case controlCharacter
+
+    /// For example `a carriage return (CR)`.
+    public var description: String {
+        switch self {
+        case .carriageReturn: "a carriage return (CR)"
+        case .lineFeed: "a line feed (LF)"
+        case .nul: "a NUL byte"
+        case .controlCharacter: "a control character"
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Which secrets Courier hides from text meant for people: log lines, cURL commands, error and
+/// response descriptions. A hidden value reads `***`.
+///
+/// By default Courier hides, everywhere it writes text:
+/// - the user information of a URL (`https://ann:secret@host` reads `https://***@host`);
+/// - the values of the headers in ``defaultHeaders`` (`Authorization`, `Cookie`, API-key headers…);
+/// - the values of query items, form fields and JSON members whose names are in
+///   ``defaultFieldNames`` (`access_token`, `password`, `api_key`…), compared without case.
+///
+/// Add your own names where they are configured, such as the logger's:
+/// ```swift
+/// var redaction = Redaction.default
+/// redaction.headers.insert("X-Tenant-Key")
+/// redaction.fieldNames.insert("pin")
+/// let logger = NetworkLoggerPlugin(configuration: .init(redaction: redaction))
+/// ```
+public struct Redaction: Sendable, Hashable {
+    /// Headers whose values are hidden, compared without case.
+    public var headers: Set<String> {
+        didSet { lowercasedHeaders = Set(headers.map { $0.lowercased() }) }
+    }
+    /// Names of query items, form fields and JSON members whose values are hidden, compared
+    /// without case.
+    public var fieldNames: Set<String> {
+        didSet { lowercasedFieldNames = Set(fieldNames.map { $0.lowercased() }) }
+    }
+    private var lowercasedHeaders: Set<String>
+    private var lowercasedFieldNames: Set<String>
+
+    /// The text that stands for a hidden value.
+    public static let mask = "***"
+
+    /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and common API-key and token
+    /// headers.
+    public static let defaultHeaders: Set<String> = [
+        "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-API-Key", "API-Key", "X-Auth-Token",
+        "X-Access-Token", "X-Refresh-Token", "X-CSRF-Token", "X-XSRF-Token", "X-Amz-Security-Token",
+        "X-Goog-API-Key", "Ocp-Apim-Subscription-Key",
+    ]
+
+    /// Names that mark a query item, form field or JSON member as a credential.
+    public static let defaultFieldNames: Set<String> = [
+        "access_token", "refresh_token", "id_token", "token", "auth", "auth_token", "api_key", "apikey", "key",
+        "password", "passwd", "pwd", "secret", "client_secret", "signature", "sig", "session", "sessionid",
+        "x-amz-signature", "x-amz-credential", "x-amz-security-token", "accesstoken", "refreshtoken",
+    ]
+
+    /// The default: ``defaultHeaders`` and ``defaultFieldNames``.
+    public static let `default` = Redaction()
+
+    /// Creates a redaction.
+    /// - Parameters:
+    ///   - headers: Headers whose values are hidden; ``defaultHeaders`` by default.
+    ///   - fieldNames: Query items, form fields and JSON members whose values are hidden;
+    ///     ``defaultFieldNames`` by default.
+    public init(headers: Set<String> = Redaction.defaultHeaders, fieldNames: Set<String> = Redaction.defaultFieldNames)
+    {
+        self.headers = headers
+        self.fieldNames = fieldNames
+        self.lowercasedHeaders = Set(headers.map { $0.lowercased() })
+        self.lowercasedFieldNames = Set(fieldNames.map { $0.lowercased() })
+    }
+
+    /// Whether the values of the header `name` are hidden.
+    /// - Parameter name: A header name, in any case.
+    /// - Returns: `true` when its value is hidden.
+    public func hidesHeader(_ name: String) -> Bool {
+        lowercasedHeaders.contains(name.lowercased())
+    }
+
+    /// Whether the values of the query item, form field or JSON member `name` are hidden.
+    /// - Parameter name: The name, in any case.
+    /// - Returns: `true` when its value is hidden.
+    public func hidesField(_ name: String) -> Bool {
+        lowercasedFieldNames.contains(name.lowercased())
+    }
+
+    /// The value of the header `name` as it may be shown.
+    /// - Parameters:
+    ///   - name: The header name.
+    ///   - value: Its value.
+    /// - Returns: `value`, or ``mask``.
+    public func headerValue(_ name: String, _ value: String) -> String {
+        hidesHeader(name) ? Self.mask : value
+    }
+
+    /// `url` as it may be shown: user information and the values of credential query items hidden.
+    /// - Parameter url: The URL.
+    /// - Returns: The URL's text, redacted.
+    public func url(_ url: URL) -> String {
+        guard url.user != nil || url.password != nil || url.query != nil else { return url.absoluteString }
+        return urlString(url.absoluteString)
+    }
+
+    /// A URL's text as it may be shown: user information and the values of credential query items
+    /// hidden, also in text that does not parse as a URL.
+    /// - Parameter text: The URL's text.
+    /// - Returns: The text, redacted.
+    public func urlString(_ text: String) -> String {
+        guard var components = URLComponents(string: text) else { return maskingByHand(text) }
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+            components.percentEncodedUser = Self.mask
+            components.percentEncodedPassword = nil
+        }
+        if let query = components.percentEncodedQuery {
+            components.percentEncodedQuery = redactedPairs(query)
+        }
+        return components.string ?? maskingByHand(text)
+    }
+
+    /// An `application/x-www-form-urlencoded` text (a query, a form body) with the values of
+    /// credential fields hidden.
+    func redactedPairs(_ text: String) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let name = pair.prefix { $0 != "=" }
+            let decoded = String(name).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)
+            return hidesField(decoded) && name.count < pair.count ? "\(name)=\(Self.mask)" : String(pair)
+        }.joined(separator: "&")
+    }
+
+    /// For text that `URLComponents` cannot parse: hides what stands between `//` and the last `@`
+    /// of the authority, and the values of credential query items.
+    private func maskingByHand(_ text: String) -> String {
+        var text = text
+        if let start = text.range(of: "//") {
+            let authorityEnd = text[start.upperBound...].firstIndex { "/?#".contains($0) } ?? text.endIndex
+            if let at = text[start.upperBound..<authorityEnd].lastIndex(of: "@") {
+                text = text[..<start.upperBound] + Self.mask + text[at...]
+            }
+        }
+        guard let mark = text.firstIndex(of: "?") else { return text }
+        let end = text[mark...].firstIndex(of: "#") ?? text.endIndex
+        return text[...mark] + redactedPairs(String(text[text.index(after: mark)..<end])) + text[end...]
+    }
+}
