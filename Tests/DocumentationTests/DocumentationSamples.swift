@@ -326,8 +326,8 @@ import Testing
     _ = shop
 }
 
-/// The samples of Security.md.
-@Sendable func securitySamples() async throws {
+/// The samples of SecureDefaults.md.
+@Sendable func secureDefaultsSamples() async throws {
     // sample 1
     do {
         _ = try await Provider<GitHub>().request(.zen)

@@ -19,7 +19,8 @@ extension Endpoint {
         // GET is URLRequest's default; setting it anyway costs a method normalisation on Linux.
         if method != .get { request.httpMethod = method.rawValue }
         request.allHTTPHeaderFields = httpHeaderFields
-        if let timeout = options.timeoutInterval { request.timeoutInterval = timeout }
+        if let invalid = options.invalidTimeInterval { throw .requestBuilding(invalid) }
+        if let timeout = options.timeoutInterval, timeout.isFinite { request.timeoutInterval = timeout }
         if let cachePolicy = options.cachePolicy { request.cachePolicy = cachePolicy }
         request = try task.apply(to: request)
         if let error = RequestValidationError.check(request) ?? RequestValidationError.check(task, method: method) {
@@ -33,12 +34,35 @@ extension RequestValidationError {
     /// The reason Courier would refuse to send `request`, or `nil` when it may be sent.
     static func check(_ request: URLRequest) -> RequestValidationError? {
         guard request.url != nil else { return .missingURL }
+        if !(request.timeoutInterval > 0) {
+            return .invalidTimeInterval(name: "The request's timeoutInterval", value: request.timeoutInterval)
+        }
         // URLRequest keeps its method upper-cased, so plain comparisons suffice here.
         let method = request.httpMethod ?? "GET"
         if method == "GET" || method == "HEAD", let body = request.httpBody, !body.isEmpty {
             return .bodyNotAllowed(HTTPMethod(rawValue: method))
         }
         return nil
+    }
+}
+
+extension Endpoint.Options {
+    /// The error of a timeout that is NaN, negative or zero, or `nil` when both are valid.
+    var invalidTimeInterval: RequestValidationError? {
+        for (name, value) in [("timeoutInterval", timeoutInterval), ("totalTimeoutInterval", totalTimeoutInterval)] {
+            if let value, !(value > 0) { return .invalidTimeInterval(name: name, value: value) }
+        }
+        return nil
+    }
+
+    /// ``Endpoint/Options/timeoutInterval`` as a limit: `nil` for none or an infinite one.
+    var attemptLimit: TimeInterval? {
+        timeoutInterval.flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    /// ``Endpoint/Options/totalTimeoutInterval`` as a limit: `nil` for none or an infinite one.
+    var totalLimit: TimeInterval? {
+        totalTimeoutInterval.flatMap { $0.isFinite ? $0 : nil }
     }
 }
 

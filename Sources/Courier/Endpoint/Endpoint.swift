@@ -110,13 +110,15 @@ public struct Endpoint: Sendable {
         self.options = options
     }
 
-    /// A copy with `newHTTPHeaderFields` merged into the headers; the new values win.
+    /// A copy with `newHTTPHeaderFields` merged into the headers; the new values win. Names are
+    /// compared without case, as HTTP does: a new `content-type` replaces a `Content-Type`.
     /// - Parameter newHTTPHeaderFields: The headers to add or replace.
     /// - Returns: The new endpoint.
     public func adding(newHTTPHeaderFields: [String: String]) -> Endpoint {
         guard !newHTTPHeaderFields.isEmpty else { return self }
-        let merged = (httpHeaderFields ?? [:]).merging(newHTTPHeaderFields) { _, new in new }
-        return copy(task: task, headers: merged)
+        let replaced = Set(newHTTPHeaderFields.keys.map { $0.lowercased() })
+        let kept = (httpHeaderFields ?? [:]).filter { !replaced.contains($0.key.lowercased()) }
+        return copy(task: task, headers: kept.merging(newHTTPHeaderFields) { _, new in new })
     }
 
     /// A copy with another task.

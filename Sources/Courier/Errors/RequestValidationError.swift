@@ -18,6 +18,9 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
     /// The value of the header `name` holds a character a header value must not have (the value
     /// itself is not kept). See ``HeaderFieldRules``.
     case invalidHeaderValue(name: String, problem: HeaderValueProblem)
+    /// A time interval (`name`: `timeoutInterval`, `totalTimeoutInterval`, a stub's delay) is NaN,
+    /// negative or zero. Use a positive number of seconds; `nil` or `.infinity` mean no limit.
+    case invalidTimeInterval(name: String, value: Double)
 
     /// A sentence describing the problem and its fix.
     public var description: String {
@@ -34,6 +37,8 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
             "The header name \(Self.escaped(name)) is not a valid HTTP token; the request was not sent."
         case .invalidHeaderValue(let name, let problem):
             "The value of the header \(Self.escaped(name)) contains \(problem); the request was not sent."
+        case .invalidTimeInterval(let name, let value):
+            "\(name) is \(value): use a positive number of seconds, or nil (or .infinity) for no limit."
         }
     }
 

@@ -41,8 +41,8 @@ extension Provider {
                 stub == .never
                 ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
             let timeouts = Timeouts(
-                attempt: endpoint.options.timeoutInterval,
-                deadline: endpoint.options.totalTimeoutInterval.map(Deadline.init(after:)))
+                attempt: endpoint.options.attemptLimit, deadline: endpoint.options.totalLimit.map(Deadline.init(after:))
+            )
             let setup = AttemptSetup(
                 requestID: id, target: target, base: request, transport: transport, body: endpoint.task.transportBody,
                 destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts)

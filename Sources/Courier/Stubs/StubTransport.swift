@@ -15,6 +15,9 @@ struct StubTransport: Transport {
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let sample = sampleResponse()
         if case .delayed(let seconds) = behavior {
+            guard seconds >= 0 else {
+                throw RequestValidationError.invalidTimeInterval(name: "The stub's delay", value: seconds)
+            }
             if let timeout = request.timeout, timeout < seconds {
                 try await Delay.sleep(seconds: timeout)
                 throw TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))

@@ -10,7 +10,7 @@ public enum ValidationType: Sendable, Hashable {
     case successCodes
     /// 2xx and 3xx status codes are accepted.
     case successAndRedirectCodes
-    /// Exactly the given status codes are accepted.
+    /// Exactly the given status codes are accepted; an empty list accepts every code, as in Moya.
     case customCodes([Int])
 
     /// The accepted status codes, or an empty list when every code is accepted.
@@ -31,7 +31,7 @@ public enum ValidationType: Sendable, Hashable {
         case .none: true
         case .successCodes: (200..<300).contains(statusCode)
         case .successAndRedirectCodes: (200..<400).contains(statusCode)
-        case .customCodes(let codes): codes.contains(statusCode)
+        case .customCodes(let codes): codes.isEmpty || codes.contains(statusCode)
         }
     }
 }

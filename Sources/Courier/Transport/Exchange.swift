@@ -108,7 +108,8 @@ final class Exchange: Sendable {
     func expire(after seconds: TimeInterval) {
         let timer = DispatchWorkItem { [weak self] in self?.expire() }
         state.withLock { $0.timer = timer }
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds), execute: timer)
+        let clamped = seconds > 0 ? min(seconds, Delay.maximumSeconds) : 0
+        DispatchQueue.global().asyncAfter(deadline: .now() + clamped, execute: timer)
     }
 
     private func expire() {
@@ -127,7 +128,7 @@ final class Exchange: Sendable {
         // A compressed body arrives decompressed, so its Content-Length is not the total.
         let expected = length > 0 && http?.value(forHTTPHeaderField: "Content-Encoding") == nil ? length : nil
         state.withLock { state in
-            guard !state.cancelRequested && !state.timedOut else { return }
+            guard !state.cancelRequested && !state.timedOut && !state.mustResend else { return }
             if final {
                 state.response = http
                 state.body = Data()
@@ -141,10 +142,18 @@ final class Exchange: Sendable {
         }
     }
 
-    /// Answers a redirect with `next` while no cancellation can slip in between (see `cancel`).
-    func answerRedirect(_ next: URLRequest?, completionHandler: @Sendable (URLRequest?) -> Void) {
+    /// Answers a redirect with `next` while no cancellation can slip in between (see `cancel`),
+    /// and records `ownRedirect`, a 307/308 the transport follows itself. Once the task is
+    /// cancelled (by the caller or the timeout) the redirect is not answered at all: the
+    /// cancellation already ended URLSession's wait, and an answer after it stops the process on
+    /// Linux ("Received callback for HTTP redirection, but we're not waiting for it").
+    func answerRedirect(
+        _ next: URLRequest?, ownRedirect: URLRequest? = nil, completionHandler: @Sendable (URLRequest?) -> Void
+    ) {
         state.withLock { state in
-            completionHandler(state.cancelRequested || state.timedOut ? nil : next)
+            guard !state.cancelRequested && !state.timedOut && !state.mustResend else { return }
+            if let ownRedirect { state.redirect = ownRedirect }
+            completionHandler(next)
         }
     }
 
@@ -165,11 +174,6 @@ final class Exchange: Sendable {
     func sent(_ bytes: Int64, of expected: Int64) {
         progress?(
             TransferProgress(direction: .upload, completedBytes: bytes, expectedBytes: expected > 0 ? expected : nil))
-    }
-
-    /// Records the request a 307/308 leads to, for the transport to send itself.
-    func redirect(to request: URLRequest) {
-        state.withLock { $0.redirect = request }
     }
 
     /// The request a 307/308 led to, if the exchange ended on one.

@@ -73,16 +73,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let next = redirectPolicy.request(redirecting: task.currentRequest, to: request, response: response)
-        let exchange = exchange(for: task)
-        guard RedirectPolicy.sessionMayFollow(response.statusCode) else {
+        guard let exchange = exchange(for: task) else { return completionHandler(next) }
+        if RedirectPolicy.sessionMayFollow(response.statusCode) {
+            exchange.answerRedirect(next, completionHandler: completionHandler)
+        } else {
             // URLSession would resend a 307/308 without its body: stop here, and let the transport
             // send `next` itself, with the body from its source.
-            if let next { exchange?.redirect(to: next) }
-            completionHandler(nil)
-            return
+            exchange.answerRedirect(nil, ownRedirect: next, completionHandler: completionHandler)
         }
-        guard let exchange else { return completionHandler(next) }
-        exchange.answerRedirect(next, completionHandler: completionHandler)
     }
 
     func urlSession(

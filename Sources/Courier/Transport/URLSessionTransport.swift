@@ -99,6 +99,20 @@ public final class URLSessionTransport: Transport {
     /// The most 307/308 redirects Courier follows itself for one request, as URLSession's own limit.
     private static let maximumRedirects = 20
 
+    /// The longest timeout given to URLSession: about 115 days. On Linux an infinite or huge value
+    /// reaches libcurl unchecked and stops the process.
+    public static let maximumEngineTimeout: TimeInterval = 10_000_000
+
+    /// `seconds` as URLSession can take it: whole seconds (on Linux it truncates fractions, so 0.5 s
+    /// would time out at once; Courier enforces the exact limit itself), at least 1, and at most
+    /// ``maximumEngineTimeout`` (also for infinity and NaN).
+    /// - Parameter seconds: A request's `timeoutInterval`.
+    /// - Returns: The value URLSession gets.
+    public static func engineTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        guard seconds.isFinite, seconds < maximumEngineTimeout else { return maximumEngineTimeout }
+        return max(1, seconds.rounded(.up))
+    }
+
     /// The most times a request is sent again because a kept-alive connection closed under it.
     private static let maximumResends = 2
 
@@ -116,9 +130,7 @@ public final class URLSessionTransport: Transport {
             progress: request.progress, sink: sink, temporaryBody: upload.temporaryFile,
             streamedBody: upload.streamedFile)
         var urlRequest = request.urlRequest
-        // URLSession on Linux truncates fractional timeouts (0.5 s times out at once): it gets whole
-        // seconds, and Courier enforces the exact limit itself.
-        urlRequest.timeoutInterval = max(1, urlRequest.timeoutInterval.rounded(.up))
+        urlRequest.timeoutInterval = Self.engineTimeout(urlRequest.timeoutInterval)
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 exchange.start(continuation)

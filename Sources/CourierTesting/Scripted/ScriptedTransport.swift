@@ -85,11 +85,14 @@ public final class ScriptedTransport: Transport {
 public enum ScriptedTransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No reply is scripted (or left) for this method and path, and there is no fallback.
     case noReply(method: String, path: String)
+    /// A ``ScriptedReply/delayed(_:_:)`` delay is negative or NaN.
+    case invalidDelay(TimeInterval)
 
-    /// A sentence naming the request.
+    /// A sentence naming the request or the delay.
     public var description: String {
         switch self {
         case .noReply(let method, let path): "No scripted reply left for \(method) \(path)."
+        case .invalidDelay(let seconds): "The scripted delay \(seconds) is not a number of seconds ≥ 0."
         }
     }
 }

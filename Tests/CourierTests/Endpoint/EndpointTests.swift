@@ -143,4 +143,16 @@ struct EndpointTests {
         #expect(HTTPMethod(rawValue: "propfind").rawValue == "PROPFIND")
         #expect(HTTPMethod(rawValue: "get") == .get)
     }
+
+    @Test("headers differing only in case merge case-insensitively: the later value wins, every time")
+    func caseInsensitiveMerge() throws {
+        let endpoint = Endpoint(
+            url: "https://api.example.com/items", sampleResponseClosure: { .networkResponse(200, Data()) },
+            method: .post, task: .requestPlain, httpHeaderFields: ["Content-Type": "text/plain", "Accept": "*/*"])
+        for _ in 0..<50 {
+            let merged = endpoint.adding(newHTTPHeaderFields: ["content-type": "application/json"])
+            #expect(merged.httpHeaderFields == ["content-type": "application/json", "Accept": "*/*"])
+            #expect(try merged.urlRequest().value(forHTTPHeaderField: "Content-Type") == "application/json")
+        }
+    }
 }

@@ -8,26 +8,33 @@ import Testing
 #endif
 
 extension TemporaryFilesSuite {
-    /// 1,000 requests — stubbed and sent, plain, JSON, upload and download, through an adapter
+    /// 1,000 requests — stubbed and sent, plain, JSON, upload, download and redirected (302, and 307
+    /// which Courier follows itself), through an adapter
     /// and a retrier that await, with retries after delays — each cancelled at a random moment.
     /// Every completion runs exactly once; every failure is the cancellation error; nothing is left
     /// in flight or in the temporary folder.
     @Suite("Cancellation storm")
     struct CancellationStormTests {
         struct StormTarget: TargetType {
-            enum Kind: CaseIterable { case plain, json, upload, download }
+            enum Kind: CaseIterable { case plain, json, upload, download, redirect, redirect307 }
             let baseURL: URL
             let kind: Kind
             let index: Int
             let file: URL
             let folder: URL
 
-            var path: String { "/storm/\(index)" }
-            var method: HTTPMethod { kind == .plain || kind == .download ? .get : .post }
+            var path: String {
+                switch kind {
+                case .redirect: "/redirect/302/\(index)"
+                case .redirect307: "/redirect/307/\(index)"
+                default: "/storm/\(index)"
+                }
+            }
+            var method: HTTPMethod { [.plain, .download, .redirect].contains(kind) ? .get : .post }
             var task: HTTPTask {
                 switch kind {
-                case .plain: .requestPlain
-                case .json: .requestJSONEncodable(["index": index])
+                case .plain, .redirect: .requestPlain
+                case .json, .redirect307: .requestJSONEncodable(["index": index])
                 case .upload: .uploadFile(file)
                 case .download:
                     .downloadDestination { [folder, index] _, _ in (folder.appendingPathComponent("\(index).bin"), []) }
@@ -45,6 +52,10 @@ extension TemporaryFilesSuite {
             // Every first attempt is refused with a 503, so that most requests go through a retry delay.
             let seen = Locked<Set<String>>([])
             let server = try LoopbackServer { request in
+                let parts = request.path.split(separator: "/")
+                if parts.first == "redirect", parts.count == 3 {
+                    return ServerReply(status: Int(parts[1]) ?? 302, headers: ["Location": "/storm/\(parts[2])"])
+                }
                 let first = seen.withLock { $0.insert(request.path).inserted }
                 return first ? ServerReply(status: 503) : ServerReply(body: Data(repeating: 1, count: 32 * 1024))
             }
@@ -83,7 +94,8 @@ extension TemporaryFilesSuite {
             let finished = CallRecorder()
 
             for index in 0..<count {
-                let kind = StormTarget.Kind.allCases[index % 4]
+                // Every kind, sent and stubbed: the stub choice below goes by the index's parity.
+                let kind = StormTarget.Kind.allCases[(index / 2) % StormTarget.Kind.allCases.count]
                 let target = StormTarget(baseURL: server.baseURL, kind: kind, index: index, file: file, folder: folder)
                 let call = provider.request(target) { result in
                     completions.withLock { $0[index] += 1 }
@@ -107,6 +119,52 @@ extension TemporaryFilesSuite {
             #expect(failures.value.isEmpty, "\(failures.value.prefix(5))")
             #expect(await waitUntil { transport.activeRequestCount == 0 })
             #expect(Scratch.courierTemporaryFiles() == before)
+        }
+
+        @Test("300 redirects (302, and 307 with a body) cancelled within 4 ms or mid-redirect never stop the process")
+        func redirectsCancelled() async throws {
+            let server = try LoopbackServer { request in
+                guard request.path.hasPrefix("/redirect/") else { return ServerReply(body: Data("done".utf8)) }
+                return ServerReply(status: request.method == "GET" ? 302 : 307, headers: ["Location": "/final"])
+            }
+            defer { server.stop() }
+            // Every third request is cancelled while URLSession waits for the redirect's answer.
+            let calls = Locked<[Int: any Cancellable]>([:])
+            let transport = URLSessionTransport(
+                redirectPolicy: .modify { request, response in
+                    if let index = response.url.flatMap({ Int($0.lastPathComponent) }), index % 3 == 0 {
+                        calls.withLock { $0[index] }?.cancel()
+                    }
+                    return request
+                })
+            let provider = Provider<OrderTarget>(
+                callbackQueue: DispatchQueue(label: "redirect-storm", attributes: .concurrent), transport: transport)
+            let count = 300
+            let completions = Locked([Int](repeating: 0, count: count))
+            let finished = CallRecorder()
+            for index in 0..<count {
+                let post = index % 2 == 1
+                let target = OrderTarget(
+                    baseURL: server.baseURL, path: "/redirect/\(index)", method: post ? .post : .get,
+                    task: post ? .requestData(Data("body \(index)".utf8)) : .requestPlain)
+                let call = calls.withLock { calls in
+                    let call = provider.request(target) { _ in
+                        completions.withLock { $0[index] += 1 }
+                        finished.record(.send)
+                    }
+                    calls[index] = call
+                    return call
+                }
+                guard index % 3 != 0 else { continue }
+                let delay = UInt64.random(in: 0...4_000_000)
+                Task {
+                    try? await Task.sleep(nanoseconds: delay)
+                    call.cancel()
+                }
+            }
+            #expect(await finished.wait(for: .send, count: count, timeout: 60))
+            #expect(completions.value.allSatisfy { $0 == 1 })
+            #expect(await waitUntil { transport.activeRequestCount == 0 })
         }
     }
 }

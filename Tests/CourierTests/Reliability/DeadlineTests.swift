@@ -106,3 +106,67 @@ extension TemporaryFilesSuite.FaultInjectionTests {
             typed || knownCrash, "unexpected outcome: status \(process.terminationStatus), output: \(text.prefix(300))")
     }
 }
+
+/// Time intervals that reach an engine: infinity means no limit and never reaches libcurl as it
+/// is; NaN, negative and zero are refused with a typed error before anything is sent.
+@Suite("Time intervals")
+struct TimeIntervalTests {
+    @Test("an infinite attempt or total timeout means no limit, also when an adapter sets it")
+    func infinity() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let adapter = Adapter { request, _ in
+            var request = request
+            request.timeoutInterval = .infinity
+            return request
+        }
+        let provider = Provider<FaultTarget>(interceptor: adapter)
+        let response = try await provider.request(FaultTarget(baseURL: server.baseURL, timeout: .infinity))
+        #expect(response.statusCode == 200)
+        let endpoint = Provider<FaultTarget>.defaultEndpointMapping(for: FaultTarget(baseURL: server.baseURL))
+            .replacing(options: .init(timeoutInterval: .infinity, totalTimeoutInterval: .infinity))
+        let total = try await Provider<FaultTarget>(endpointClosure: { _ in endpoint }).request(
+            FaultTarget(baseURL: server.baseURL))
+        #expect(total.statusCode == 200)
+        #expect(URLSessionTransport.engineTimeout(.infinity) == URLSessionTransport.maximumEngineTimeout)
+        #expect(URLSessionTransport.engineTimeout(.nan) == URLSessionTransport.maximumEngineTimeout)
+        #expect(URLSessionTransport.engineTimeout(0.3) == 1)
+    }
+
+    @Test("NaN, negative and zero timeouts are refused before anything is sent", arguments: [Double.nan, -1, 0])
+    func invalid(value: Double) async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        defer { server.stop() }
+        let error = await #expect(throws: CourierError.self) {
+            try await Provider<FaultTarget>().request(FaultTarget(baseURL: server.baseURL, timeout: value))
+        }
+        guard case .invalidTimeInterval(let name, _)? = error?.underlyingError as? RequestValidationError else {
+            Issue.record("not an invalid time interval: \(String(describing: error))")
+            return
+        }
+        #expect(name == "timeoutInterval")
+        #expect(error?.stage == .building)
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test("stub and scripted delays: NaN and negative are errors, infinity waits for the timeout")
+    func delays() async throws {
+        let target = FaultTarget(baseURL: URL(string: "https://stub.invalid")!)
+        for delay in [Double.nan, -1] {
+            let stubbed = Provider<FaultTarget>(stubClosure: { _ in .delayed(seconds: delay) })
+            let error = await #expect(throws: CourierError.self) { try await stubbed.request(target) }
+            #expect(error?.underlyingError is RequestValidationError)
+            let scripted = ScriptedTransport(fallback: .delayed(delay, .json(200, "{}")))
+            let scriptedError = await #expect(throws: CourierError.self) {
+                try await Provider<FaultTarget>(transport: scripted).request(target)
+            }
+            #expect(scriptedError?.underlyingError as? ScriptedTransportError == .invalidDelay(delay) || delay.isNaN)
+        }
+        let forever = ScriptedTransport(fallback: .delayed(.infinity, .json(200, "{}")))
+        let timedOut = await #expect(throws: CourierError.self) {
+            try await Provider<FaultTarget>(transport: forever).request(
+                FaultTarget(baseURL: URL(string: "https://stub.invalid")!, timeout: 0.05))
+        }
+        #expect((timedOut?.underlyingError as? TransportFailure)?.kind == .timedOut)
+    }
+}
