@@ -39,11 +39,12 @@ public enum DownloadFileName {
         for scalar in last.unicodeScalars where !isControl(scalar) {
             scalars.append(scalar == ":" ? "_" : scalar)
         }
-        var safe = String(scalars).trimmingCharacters(in: .whitespaces)
-        while safe.hasPrefix(".") { safe.removeFirst() }
-        safe = safe.trimmingCharacters(in: .whitespaces)
+        // Leading dots and spaces go together: ". .x" must not become ".x".
+        var safe = Substring(String(scalars))
+        while let first = safe.first, first == "." || first.isWhitespace { safe.removeFirst() }
+        while let last = safe.last, last.isWhitespace { safe.removeLast() }
         guard !safe.isEmpty else { return nil }
-        return shortened(safe)
+        return shortened(String(safe))
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

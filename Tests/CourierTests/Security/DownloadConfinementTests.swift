@@ -113,6 +113,7 @@ extension TemporaryFilesSuite {
             #expect(DownloadFileName.sanitized("..") == nil)
             #expect(DownloadFileName.sanitized("dir/") == "dir")
             #expect(DownloadFileName.sanitized("  spaced  ") == "spaced")
+            #expect(DownloadFileName.sanitized(". .hidden") == "hidden")  // found by fuzzing
             #expect(DownloadFileName.sanitized("a\u{0}b\u{7F}c\u{85}d") == "abcd")
             let long = String(repeating: "é", count: 300) + ".tar.gz"
             let cut = DownloadFileName.sanitized(long)
