@@ -20,7 +20,8 @@ extension Endpoint {
         if method != .get { request.httpMethod = method.rawValue }
         request.allHTTPHeaderFields = httpHeaderFields
         if let invalid = options.invalidTimeInterval { throw .requestBuilding(invalid) }
-        if let timeout = options.timeoutInterval, timeout.isFinite { request.timeoutInterval = timeout }
+        // An infinite timeout goes on the request as it is: the transport clamps what reaches its engine.
+        if let timeout = options.timeoutInterval { request.timeoutInterval = timeout }
         if let cachePolicy = options.cachePolicy { request.cachePolicy = cachePolicy }
         request = try task.apply(to: request)
         if let error = RequestValidationError.check(request) ?? RequestValidationError.check(task, method: method) {
@@ -55,14 +56,14 @@ extension Endpoint.Options {
         return nil
     }
 
-    /// ``Endpoint/Options/timeoutInterval`` as a limit: `nil` for none or an infinite one.
-    var attemptLimit: TimeInterval? {
-        timeoutInterval.flatMap { $0.isFinite ? $0 : nil }
-    }
+    /// ``Endpoint/Options/timeoutInterval`` as a limit Courier enforces: `nil` for none or infinity.
+    var attemptLimit: TimeInterval? { Self.finite(timeoutInterval) }
 
-    /// ``Endpoint/Options/totalTimeoutInterval`` as a limit: `nil` for none or an infinite one.
-    var totalLimit: TimeInterval? {
-        totalTimeoutInterval.flatMap { $0.isFinite ? $0 : nil }
+    /// ``Endpoint/Options/totalTimeoutInterval`` as a limit: `nil` for none or infinity.
+    var totalLimit: TimeInterval? { Self.finite(totalTimeoutInterval) }
+
+    private static func finite(_ seconds: TimeInterval?) -> TimeInterval? {
+        seconds.flatMap { $0.isFinite ? $0 : nil }
     }
 }
 

@@ -26,12 +26,13 @@ extension CourierError: LocalizedError, CustomStringConvertible, CustomDebugStri
     /// - Returns: The sentence.
     public func errorDescription(redaction: Redaction) -> String {
         let text = Self.sentence(for: self, redaction)
-        // A URL's password (or a token given as its user) may also be quoted by an underlying
-        // error's text: it is hidden there too.
+        // A URL's password (or a token given as its user, `https://TOKEN@host`) may also be quoted
+        // by an underlying error's text: it is hidden there too. A plain user name is not a secret.
         let url = request?.url ?? URL(string: Self.mappedURL(of: self) ?? "")
-        return [url?.password, url?.user].compactMap { $0 }.filter { $0.count >= 3 }.reduce(text) {
-            $0.replacingOccurrences(of: $1, with: Redaction.mask)
+        guard let secret = url?.password ?? url?.user.flatMap({ $0.count >= 16 ? $0 : nil }), secret.count >= 3 else {
+            return text
         }
+        return text.replacingOccurrences(of: secret, with: Redaction.mask)
     }
 
     private static func mappedURL(of error: CourierError) -> String? {
@@ -75,9 +76,7 @@ extension CourierError: LocalizedError, CustomStringConvertible, CustomDebugStri
     }
 
     private static func describe(_ request: URLRequest, _ redaction: Redaction) -> String {
-        let method = request.httpMethod ?? "GET"
-        let shown = HeaderFieldRules.isToken(method) ? method : "(invalid method)"
-        return "\(shown) \(request.url.map(redaction.url) ?? "(no URL)")"
+        redaction.requestLine(request)
     }
 
     private static func describe(_ response: Response, _ redaction: Redaction) -> String {

@@ -44,6 +44,6 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
 
     /// `text` quoted, with control characters, quotes and backslashes escaped.
     private static func escaped(_ text: String) -> String {
-        "\"" + text.unicodeScalars.map { $0.escaped(asASCII: false) }.joined() + "\""
+        "\"" + Redaction.escaped(text) + "\""
     }
 }

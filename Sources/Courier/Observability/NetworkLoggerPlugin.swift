@@ -77,10 +77,8 @@ public struct NetworkLoggerPlugin: PluginType {
                 redaction: configuration.redaction, maximumBodyBytes: configuration.maximumBodyBytes)
             return [entry("Request \(id) attempt \(prepared.attempt)", command)]
         }
-        let line = options.contains(.requestMethod) ? "\(request.httpMethod ?? "GET") " : ""
-        var entries = [
-            entry("Request \(id) attempt \(prepared.attempt)", line + (request.url.map(redaction.url) ?? "(no URL)"))
-        ]
+        let line = redaction.requestLine(request, includesMethod: options.contains(.requestMethod))
+        var entries = [entry("Request \(id) attempt \(prepared.attempt)", line)]
         if options.contains(.requestHeaders) {
             entries.append(entry("Request Headers \(id)", headerList(request.allHTTPHeaderFields ?? [:])))
         }
@@ -132,13 +130,12 @@ public struct NetworkLoggerPlugin: PluginType {
     private var redaction: Redaction { configuration.redaction }
 
     private func describe(_ request: URLRequest?) -> String {
-        guard let request else { return "" }
-        return "\(request.httpMethod ?? "GET") \(request.url.map(redaction.url) ?? "")"
+        request.map { redaction.requestLine($0) } ?? ""
     }
 
     private func headerList(_ headers: [String: String]) -> String {
         let pairs = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            "\(name): \(redaction.headerValue(name, value))"
+            "\(redaction.headerName(name)): \(redaction.headerValue(name, value))"
         }
         return "[" + pairs.joined(separator: ", ") + "]"
     }

@@ -37,7 +37,8 @@ public struct PreparedRequest: Sendable {
     /// secrets of the URL and body that ``Redaction/default`` names).
     /// - Parameter redactedHeaders: Header names whose values are replaced by `***`.
     /// - Returns: The command line.
+    @available(*, deprecated, message: "Use cURLDescription(redaction:) with Redaction(headers:).")
     public func cURLDescription(redacting redactedHeaders: Set<String>) -> String {
-        request.cURLDescription(redacting: redactedHeaders)
+        request.cURLDescription(redaction: Redaction(headers: redactedHeaders))
     }
 }

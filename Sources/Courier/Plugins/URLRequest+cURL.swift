@@ -21,9 +21,11 @@ extension URLRequest {
     public func cURLDescription(redaction: Redaction = .default, maximumBodyBytes: Int = .max) -> String {
         var parts = ["curl"]
         let method = httpMethod ?? "GET"
-        if method != "GET" { parts.append("-X \(method)") }
+        if method != "GET" {
+            parts.append("-X \(HeaderFieldRules.isToken(method) ? method : Self.quote(Redaction.escaped(method)))")
+        }
         for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-            parts.append("-H \(Self.quote("\(name): \(redaction.headerValue(name, value))"))")
+            parts.append("-H \(Self.quote("\(redaction.headerName(name)): \(redaction.headerValue(name, value))"))")
         }
         if let body = httpBody, !body.isEmpty {
             let shown = redaction.body(body, contentType: value(forHTTPHeaderField: "Content-Type"))
@@ -42,6 +44,7 @@ extension URLRequest {
     ///   - redactedHeaders: Header names whose values are hidden.
     ///   - maximumBodyBytes: The largest part of the body shown; the rest is counted. No limit by default.
     /// - Returns: The command line.
+    @available(*, deprecated, message: "Use cURLDescription(redaction:maximumBodyBytes:) with Redaction(headers:).")
     public func cURLDescription(redacting redactedHeaders: Set<String>, maximumBodyBytes: Int = .max) -> String {
         cURLDescription(redaction: Redaction(headers: redactedHeaders), maximumBodyBytes: maximumBodyBytes)
     }

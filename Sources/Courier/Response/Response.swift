@@ -49,7 +49,7 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
 
     /// ``description`` plus the request's method and URL (its secrets hidden, see ``Redaction``).
     public var debugDescription: String {
-        let target = request.map { "\($0.httpMethod ?? "GET") \($0.url.map(Redaction.default.url) ?? "") → " } ?? ""
+        let target = request.map { Redaction.default.requestLine($0) + " → " } ?? ""
         return target + description
     }
 

@@ -81,13 +81,39 @@ public struct Redaction: Sendable, Hashable {
         lowercasedFieldNames.contains(name.lowercased())
     }
 
-    /// The value of the header `name` as it may be shown.
+    /// The value of the header `name` as it may be shown: ``mask`` for a hidden header, else the
+    /// value with any control character escaped (`\r\n` shows as text), so that a value that
+    /// ``HeaderFieldRules`` will refuse cannot forge a line in a log.
     /// - Parameters:
     ///   - name: The header name.
     ///   - value: Its value.
-    /// - Returns: `value`, or ``mask``.
+    /// - Returns: The value as it may be shown.
     public func headerValue(_ name: String, _ value: String) -> String {
-        hidesHeader(name) ? Self.mask : value
+        if hidesHeader(name) { return Self.mask }
+        return HeaderFieldRules.problem(inValue: value) == nil ? value : Self.escaped(value)
+    }
+
+    /// A header name as it may be shown: escaped when it holds a control character.
+    func headerName(_ name: String) -> String {
+        HeaderFieldRules.problem(inValue: name) == nil ? name : Self.escaped(name)
+    }
+
+    /// `METHOD URL` for a log line or a description: the URL redacted, and a method that is not a
+    /// token (one that ``HeaderFieldRules`` refuses) shown as `(invalid method)`.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - includesMethod: Whether the method comes first; `true` by default.
+    /// - Returns: The line.
+    public func requestLine(_ request: URLRequest, includesMethod: Bool = true) -> String {
+        let target = request.url.map(url) ?? "(no URL)"
+        guard includesMethod else { return target }
+        let method = request.httpMethod ?? "GET"
+        return "\(HeaderFieldRules.isToken(method) ? method : "(invalid method)") \(target)"
+    }
+
+    /// `text` with control characters, quotes and backslashes escaped, as in a Swift literal.
+    static func escaped(_ text: String) -> String {
+        text.unicodeScalars.map { $0.escaped(asASCII: false) }.joined()
     }
 
     /// `url` as it may be shown: user information and the values of credential query items hidden.

@@ -61,12 +61,18 @@ final class Exchange: Sendable {
     /// new connection, but it cannot rewind a body sent from memory (a stream is a `fatalError`
     /// there, no stream stalls the task until its timeout). The task is cancelled instead, and the
     /// transport sends the request again itself, as URLSession meant to.
+    ///
+    /// URLSession asks on its own work queue, which a cancellation waits for: the exchange is
+    /// marked at once (so whatever ends the task, the transport resends), and the task is cancelled
+    /// from another queue.
     func cannotRewind() {
-        state.withLock { state in
-            guard !state.cancelRequested && !state.timedOut else { return }
+        let marked = state.withLock { state in
+            guard !state.cancelRequested && !state.timedOut else { return false }
             state.mustResend = true
-            Self.cancelTask(in: &state)
+            return true
         }
+        guard marked else { return }
+        DispatchQueue.global().async { [self] in state.withLock { Self.cancelTask(in: &$0) } }
     }
 
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {

@@ -62,10 +62,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         let exchange = exchange(for: task)
         if let stream = exchange?.makeBodyStream() { return completionHandler(stream) }
-        // Only a streamed body can be handed again (see `Exchange.cannotRewind`). URLSession asks
-        // on its own work queue, which a cancellation must not wait for: cancel from elsewhere.
+        // Only a streamed body can be handed again (see `Exchange.cannotRewind`).
         completionHandler(nil)
-        if let exchange { DispatchQueue.global().async { exchange.cannotRewind() } }
+        exchange?.cannotRewind()
     }
 
     func urlSession(

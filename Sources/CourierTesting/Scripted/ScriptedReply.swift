@@ -37,16 +37,11 @@ public indirect enum ScriptedReply: Sendable {
         case .delayed(let seconds, let reply):
             guard seconds >= 0 else { throw ScriptedTransportError.invalidDelay(seconds) }
             if let timeout, timeout < seconds {
-                try await Self.sleep(timeout)
+                try await Delay.sleep(seconds: timeout)
                 throw TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))
             }
-            try await Self.sleep(seconds)
+            try await Delay.sleep(seconds: seconds)
             return try await reply.play(for: request, timeout: timeout.map { $0 - seconds })
         }
-    }
-
-    /// Sleeps `seconds` (at most about 31 years, so that infinity cannot overflow the conversion).
-    private static func sleep(_ seconds: TimeInterval) async throws {
-        try await Task.sleep(nanoseconds: UInt64(min(max(0, seconds), 1e9) * 1_000_000_000))
     }
 }

@@ -168,6 +168,12 @@ struct CallOrderTests {
                 + .finish(.success(200)))
     }
 
+    /// The whole sequence of a request whose only attempt fails at `adapt`, as a throwing adapter
+    /// or a header refused after it.
+    static let failedAdapt: [HookEvent] =
+        [.prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .retry(attempt: 1, .failure(.adapting))]
+        + .finish(.failure(.adapting))
+
     @Test("adapt throws: no transport", arguments: Mode.allCases)
     func adaptThrows(mode: Mode) async throws {
         struct NoToken: Error {}
@@ -178,11 +184,27 @@ struct CallOrderTests {
         #expect(result.failure?.stage == .adapting)
         #expect(result.failure?.underlyingError is NoToken)
         #expect(harness.serverRequestCount == 0)
+        #expect(harness.recorder.events == Self.failedAdapt)
+    }
+
+    @Test("an invalid header after adapt: the same path as a failed adapt, no transport", arguments: Mode.allCases)
+    func invalidHeaderAfterAdapt(mode: Mode) async throws {
+        let harness = try OrderHarness(mode, script: [.status(200)])
+        let interceptor = RecordingInterceptor(
+            recorder: harness.recorder,
+            adapt: { request, _ in
+                var request = request
+                request.allHTTPHeaderFields = ["Authorization": "Bearer t\r\nX-Injected: 1"]
+                return request
+            })
+        let result = await harness.run(harness.provider(interceptor: interceptor))
+
+        #expect(result.failure?.stage == .adapting)
         #expect(
-            harness.recorder.events == [
-                .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1),
-                .retry(attempt: 1, .failure(.adapting)),
-            ] + .finish(.failure(.adapting)))
+            result.failure?.underlyingError as? RequestValidationError
+                == .invalidHeaderValue(name: "Authorization", problem: .carriageReturn))
+        #expect(harness.serverRequestCount == 0)
+        #expect(harness.recorder.events == Self.failedAdapt)
     }
 
     @Test("request building fails: no attempt, no retry", arguments: Mode.allCases)

@@ -123,6 +123,9 @@ struct TimeIntervalTests {
         let provider = Provider<FaultTarget>(interceptor: adapter)
         let response = try await provider.request(FaultTarget(baseURL: server.baseURL, timeout: .infinity))
         #expect(response.statusCode == 200)
+        // Not URLRequest's 60 s default: infinity reaches the transport, which clamps it.
+        let built = try provider.endpoint(FaultTarget(baseURL: server.baseURL, timeout: .infinity)).urlRequest()
+        #expect(built.timeoutInterval == .infinity)
         let endpoint = Provider<FaultTarget>.defaultEndpointMapping(for: FaultTarget(baseURL: server.baseURL))
             .replacing(options: .init(timeoutInterval: .infinity, totalTimeoutInterval: .infinity))
         let total = try await Provider<FaultTarget>(endpointClosure: { _ in endpoint }).request(

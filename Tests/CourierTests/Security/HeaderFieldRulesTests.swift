@@ -93,6 +93,26 @@ struct HeaderFieldRulesTests {
                 == .invalidHeaderValue(name: "X-Custom", problem: .carriageReturn))
     }
 
+    @Test("a refused header or method cannot forge a line in the log that runs before the check")
+    func logLines() async throws {
+        let lines = Locked<[String]>([])
+        let loggers = [NetworkLoggerPlugin.LogOptions.verbose, [.formatRequestAscURL]].map { options in
+            NetworkLoggerPlugin(
+                configuration: .init(output: { _, entries in lines.withLock { $0 += entries } }, logOptions: options))
+        }
+        let provider = Provider<OrderTarget>(stubClosure: Provider.immediatelyStub, plugins: loggers)
+        let target = OrderTarget(
+            baseURL: URL(string: "https://stub.invalid")!, method: HTTPMethod(rawValue: "GET\r\nX-Forged: 1"),
+            headers: ["X-Custom": Self.injected, "X-Bad\nName": "1"])
+        _ = await #expect(throws: CourierError.self) { try await provider.request(target) }
+
+        #expect(lines.value.count >= 4)
+        for line in lines.value {
+            #expect(!line.contains("\r") && !line.contains("\n"), "\(line)")
+        }
+        #expect(lines.value.contains { $0.contains(#"ok\r\nX-Injected: evil"#) }, "shown escaped")
+    }
+
     @Test("tokens and values: the RFC 9110 table")
     func table() {
         #expect(HeaderFieldRules.isToken("X-Request-ID"))
