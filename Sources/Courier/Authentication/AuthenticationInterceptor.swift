@@ -10,13 +10,17 @@ import Foundation
 ///   is `true` is refreshed before the request is sent. While a refresh runs, new requests wait for it.
 /// - `retry` recognises an authentication failure (401 by default, see
 ///   ``Authenticator/isAuthenticationFailure(_:response:)``). When many requests fail at once,
-///   exactly one refresh runs; the others wait for it and then retry with the new credential. A
-///   request signed with an older credential than the current one retries at once.
-/// - A failed refresh fails every waiting request with ``AuthenticationError/refreshFailed(_:)``
-///   (carrying the authenticator's error), without retries, and calls `onRefreshFailure` once:
-///   the place to clear tokens and sign out.
-/// - More refreshes than the ``RefreshWindow`` allows fail with
-///   ``AuthenticationError/excessiveRefresh(attempts:interval:)``.
+///   exactly one refresh runs; the others wait for it and then retry with the new credential. The
+///   interceptor remembers which credential signed each attempt: an attempt signed with an older
+///   credential than the current one retries at once, without a refresh.
+/// - A request is retried for authentication at most ``maximumRetries`` times; after that it fails
+///   with the server's answer (``CourierError/statusCode(_:)``).
+/// - A failed refresh fails every request that began before it, whether it waited in `adapt` or
+///   after a 401, with one error: ``CourierError/adaptation(_:request:)`` carrying
+///   ``AuthenticationError/refreshFailed(_:)`` (with the authenticator's error). `onRefreshFailure`
+///   is called once for that refresh: the place to clear tokens and sign out. A request that begins
+///   later may refresh again, and more refreshes than the ``RefreshWindow`` allows fail with
+///   ``AuthenticationError/excessiveRefresh(attempts:interval:)``, reported once.
 /// - No credential: ``AuthenticationError/missingCredential``, and nothing is sent.
 ///
 /// A 401 reaches the retrier only if the target's ``TargetType/validationType`` rejects it
@@ -30,19 +34,50 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     /// The credential type.
     public typealias Credential = Authenticator.Credential
 
+    /// A failed refresh (or a tripped refresh window) and the requests it fails.
+    private struct Failure {
+        /// The credential version that could not be refreshed.
+        let version: Int
+        /// Its position among failures: it fails the requests that began before it.
+        let epoch: Int
+        let error: any Error
+    }
+
     private struct State {
         var credential: Credential?
         /// Bumped with every new credential, so a refresh knows whether another already happened.
         var version = 0
         var refresh: Task<Void, any Error>?
-        var failure: (version: Int, error: any Error)?
+        var failure: Failure?
+        /// How many refreshes failed so far.
+        var epoch = 0
         var refreshTimes: [Date] = []
+        /// Whether the tripped window was reported since the last good credential.
+        var excessReported = false
+
+        /// The failure a request that began at `epoch` must fail with, if any.
+        func failure(since epoch: Int) -> (any Error)? {
+            guard let failure, failure.version == version, failure.epoch > epoch else { return nil }
+            return failure.error
+        }
+    }
+
+    /// What the interceptor remembers about one request.
+    private struct Signature: Sendable {
+        /// How many refreshes had failed when the request was first adapted.
+        let epoch: Int
+        /// The credential version that signed the latest attempt.
+        var version: Int?
+        /// Authentication retries so far.
+        var retries = 0
     }
 
     /// Your authentication scheme.
     public let authenticator: Authenticator
     /// The refresh-loop guard, or `nil` for none.
     public let refreshWindow: RefreshWindow?
+    /// The most authentication retries of one request.
+    public let maximumRetries: Int
     private let onRefreshFailure: (@Sendable (any Error) -> Void)?
     private let state: Locked<State>
 
@@ -51,6 +86,7 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     ///   - authenticator: Your authentication scheme.
     ///   - credential: The current credential, or `nil` until the user signs in.
     ///   - refreshWindow: The refresh-loop guard; 5 refreshes within 30 s by default.
+    ///   - maximumRetries: The most authentication retries of one request; 3 by default.
     ///   - onRefreshFailure: Called once for each failed refresh, with the error the waiting
     ///     requests fail with (``AuthenticationError/refreshFailed(_:)`` or
     ///     ``AuthenticationError/excessiveRefresh(attempts:interval:)``).
@@ -58,16 +94,18 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         authenticator: Authenticator,
         credential: Credential? = nil,
         refreshWindow: RefreshWindow? = RefreshWindow(),
+        maximumRetries: Int = 3,
         onRefreshFailure: (@Sendable (any Error) -> Void)? = nil
     ) {
         self.authenticator = authenticator
         self.refreshWindow = refreshWindow
+        self.maximumRetries = max(0, maximumRetries)
         self.onRefreshFailure = onRefreshFailure
         self.state = Locked(State(credential: credential))
     }
 
     /// The current credential. Setting it (after a sign-in, or to `nil` at sign-out) takes effect
-    /// for every request adapted from then on.
+    /// for every request adapted from then on, and clears a failed refresh.
     public var credential: Credential? {
         get { state.withLock { $0.credential } }
         set {
@@ -75,6 +113,7 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
                 state.credential = newValue
                 state.version += 1
                 state.failure = nil
+                state.excessReported = false
             }
         }
     }
@@ -84,16 +123,19 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     ///   - request: The prepared request.
     ///   - context: The target and the attempt number.
     /// - Returns: The signed request.
-    /// - Throws: ``AuthenticationError/missingCredential``, or the error of a refresh it waited for.
+    /// - Throws: ``AuthenticationError/missingCredential``, or the error of a refresh that failed
+    ///   since the request began.
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        // The request begins before the authenticator is asked anything: a refresh that fails
+        // from here on fails this request too.
+        var signature = context.storage.value(for: self, as: Signature.self) ?? Signature(epoch: state.value.epoch)
         guard authenticator.requiresAuthentication(request, target: context.target) else { return request }
         var refreshed = false
         while true {
-            let (credential, version, pending) = state.withLock { state in
-                // A new request may try again after a failed refresh (the window still bounds it).
-                if state.failure?.version == state.version { state.failure = nil }
-                return (state.credential, state.version, state.refresh)
+            let (credential, version, pending, failure) = state.withLock { state in
+                (state.credential, state.version, state.refresh, state.failure(since: signature.epoch))
             }
+            if let failure { throw failure }
             if let pending {
                 try await SharedTask.value(of: pending)
                 continue
@@ -101,9 +143,11 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
             guard let credential else { throw AuthenticationError.missingCredential }
             if credential.requiresRefresh && !refreshed {
                 refreshed = true
-                try await refresh(from: version)
+                try await refresh(from: version, since: signature.epoch)
                 continue
             }
+            signature.version = version
+            context.storage.set(signature, for: self)
             return authenticator.apply(credential, to: request)
         }
     }
@@ -113,29 +157,46 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     ///   - request: The attempt's request.
     ///   - error: The attempt's error.
     ///   - context: The target, the attempt number and the response.
-    /// - Returns: `.retry` once a newer credential exists, `.doNotRetryWithError` with the refresh
-    ///   error, or `.doNotRetry` for other failures.
+    /// - Returns: `.retry` once a newer credential exists; `.doNotRetryWithError` with
+    ///   ``CourierError/adaptation(_:request:)`` when no credential can be had; `.doNotRetry` for
+    ///   other failures and after ``maximumRetries``.
     public func retry(_ request: URLRequest, dueTo error: CourierError, context: RequestContext) async
         -> RetryResult
     {
         guard let response = context.response, authenticator.requiresAuthentication(request, target: context.target),
             authenticator.isAuthenticationFailure(request, response: response)
         else { return .doNotRetry }
+        let stored = context.storage.value(for: self, as: Signature.self)
+        var signature = stored ?? Signature(epoch: state.value.epoch)
+        guard signature.retries < maximumRetries else { return .doNotRetry }
+        signature.retries += 1
+        context.storage.set(signature, for: self)
         let (credential, version) = state.withLock { ($0.credential, $0.version) }
-        guard let credential else { return .doNotRetryWithError(AuthenticationError.missingCredential) }
-        if !authenticator.isRequest(request, authenticatedWith: credential) { return .retry }
+        guard let credential else { return Self.unauthenticated(AuthenticationError.missingCredential, request) }
+        // Which credential signed the attempt: remembered by `adapt`; asked of the authenticator
+        // only for a context made by hand.
+        let signedWithCurrent =
+            stored?.version.map { $0 == version } ?? authenticator.isRequest(request, authenticatedWith: credential)
+        guard signedWithCurrent else { return .retry }
         do {
-            try await refresh(from: version)
+            try await refresh(from: version, since: signature.epoch)
             return .retry
         } catch {
-            return .doNotRetryWithError(error)
+            return Self.unauthenticated(error, request)
         }
     }
 
+    /// The one shape of "no credential could be had", wherever the request waited for it.
+    private static func unauthenticated(_ error: any Error, _ request: URLRequest) -> RetryResult {
+        if error is CancellationError { return .doNotRetryWithError(CourierError.cancelled) }
+        return .doNotRetryWithError(CourierError.adaptation(error, request: request))
+    }
+
     /// Waits until the credential of `version` has been replaced: joins the refresh in progress,
-    /// or starts one. Returns at once when it has been replaced already.
-    private func refresh(from version: Int) async throws {
-        let outcome = state.withLock { state in startOrJoinRefresh(from: version, &state) }
+    /// or starts one. Returns at once when it has been replaced already; throws the failure of a
+    /// refresh that failed after `epoch`.
+    private func refresh(from version: Int, since epoch: Int) async throws {
+        let outcome = state.withLock { state in startOrJoinRefresh(from: version, since: epoch, &state) }
         switch outcome {
         case .replaced: return
         case .wait(let task): try await SharedTask.value(of: task)
@@ -151,10 +212,10 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         case fail(any Error, notify: Bool)
     }
 
-    private func startOrJoinRefresh(from version: Int, _ state: inout State) -> RefreshStart {
+    private func startOrJoinRefresh(from version: Int, since epoch: Int, _ state: inout State) -> RefreshStart {
         guard state.version == version else { return .replaced }
         if let running = state.refresh { return .wait(running) }
-        if let failure = state.failure, failure.version == version { return .fail(failure.error, notify: false) }
+        if let failure = state.failure(since: epoch) { return .fail(failure, notify: false) }
         guard let credential = state.credential else {
             return .fail(AuthenticationError.missingCredential, notify: false)
         }
@@ -164,8 +225,11 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
             guard state.refreshTimes.count < window.maximumAttempts else {
                 let error = AuthenticationError.excessiveRefresh(
                     attempts: state.refreshTimes.count, interval: window.interval)
-                state.failure = (version, error)
-                return .fail(error, notify: true)
+                state.epoch += 1
+                state.failure = Failure(version: version, epoch: state.epoch, error: error)
+                let notify = !state.excessReported
+                state.excessReported = true
+                return .fail(error, notify: notify)
             }
             state.refreshTimes.append(now)
         }
@@ -183,12 +247,14 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
                 guard state.version == version else { return }
                 state.credential = refreshed
                 state.version += 1
+                state.excessReported = false
             }
         } catch {
             let failure = AuthenticationError.refreshFailed(error)
             state.withLock { state in
                 state.refresh = nil
-                state.failure = (version, failure)
+                state.epoch += 1
+                state.failure = Failure(version: version, epoch: state.epoch, error: failure)
             }
             onRefreshFailure?(failure)
             throw failure

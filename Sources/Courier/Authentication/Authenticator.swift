@@ -58,8 +58,11 @@ public protocol Authenticator: Sendable {
     /// The status codes that mean "the credential was rejected"; `[401]` by default.
     var authenticationFailureStatusCodes: Set<Int> { get }
 
-    /// Whether `request` was signed with `credential`. The default applies `credential` again and
-    /// compares method, URL, headers and body: unchanged means already signed with it.
+    /// Whether `request` was signed with `credential`. ``AuthenticationInterceptor`` remembers which
+    /// credential signed each attempt it adapted, so it asks this only for a ``RequestContext``
+    /// made by hand. The default applies `credential` again and compares method, URL, headers and
+    /// body: unchanged means already signed with it (a signature with a nonce or a date never
+    /// compares equal; implement this for such a scheme if you call the interceptor by hand).
     /// - Parameters:
     ///   - request: A signed request.
     ///   - credential: The current credential.

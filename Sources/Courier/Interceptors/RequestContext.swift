@@ -6,15 +6,31 @@ public struct RequestContext: Sendable {
     public let attempt: Int
     /// The response of the failed attempt, when it got one (always `nil` in `adapt`).
     public let response: Response?
+    /// The provider's identifier of the request: the same in every attempt, and the one
+    /// plugins see in ``PreparedRequest/requestID`` and ``RequestMetrics/requestID``.
+    public let requestID: RequestID
+    /// What interceptors remember about this request across its attempts.
+    let storage: RequestStorage
 
-    /// Creates a context.
+    /// Creates a context, for tests of your own interceptors. Each context made this way stands
+    /// for a new request: what an interceptor remembers about a request is not carried over.
     /// - Parameters:
     ///   - target: The target being requested.
     ///   - attempt: The attempt number, starting at 1.
     ///   - response: The response of the failed attempt, if any.
-    public init(target: any TargetType, attempt: Int, response: Response? = nil) {
+    ///   - requestID: The request's identifier.
+    public init(
+        target: any TargetType, attempt: Int, response: Response? = nil, requestID: RequestID = RequestID(sequence: 0)
+    ) {
+        self.init(target: target, attempt: attempt, response: response, requestID: requestID, storage: RequestStorage())
+    }
+
+    /// Creates the context of one attempt of a request the provider runs.
+    init(target: any TargetType, attempt: Int, response: Response?, requestID: RequestID, storage: RequestStorage) {
         self.target = target
         self.attempt = attempt
         self.response = response
+        self.requestID = requestID
+        self.storage = storage
     }
 }

@@ -26,6 +26,13 @@ struct AttemptSetup<Target: TargetType>: Sendable {
     let progress: ProgressReporter?
     /// The attempt's and the whole request's time limits.
     let timeouts: Timeouts
+    /// What the interceptor remembers about the request across its attempts.
+    let storage = RequestStorage()
+
+    /// The interceptor's context for attempt `number`.
+    func context(attempt number: Int, response: Response? = nil) -> RequestContext {
+        RequestContext(target: target, attempt: number, response: response, requestID: requestID, storage: storage)
+    }
 }
 
 extension Provider {
@@ -71,7 +78,7 @@ extension Provider {
             plugin.willSend(prepared, target: target)
         }
 
-        switch await adapt(request, context: RequestContext(target: target, attempt: attempt)) {
+        switch await adapt(request, context: setup.context(attempt: attempt)) {
         case .success(let adapted): request = adapted
         case .failure(let failure): return .failure(failure)
         }

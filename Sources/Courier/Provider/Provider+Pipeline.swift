@@ -102,7 +102,7 @@ extension Provider {
         -> Decision
     {
         guard let interceptor else { return .finish(failure.error) }
-        let context = RequestContext(target: setup.target, attempt: attempt, response: failure.error.response)
+        let context = setup.context(attempt: attempt, response: failure.error.response)
         let result = await interceptor.retry(failure.request, dueTo: failure.error, context: context)
         guard !Task.isCancelled else { return .finish(.cancelled) }
         switch result {
