@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// The requests in flight of a provider with `trackInflights`: identical requests share one
-/// exchange, run in its own task, whose outcome every caller receives.
+/// exchange, run in its own task, whose outcome every caller receives, and whose progress each
+/// caller receives while it waits (``ProgressFanOut``).
 ///
 /// Joining, leaving and finishing all happen under one lock, so a request can never join a flight
 /// that has already delivered its outcome, and a flight always leaves the table when it ends,
@@ -18,6 +19,7 @@ final class InflightRegistry: Sendable {
         let id: UInt64
         var waiters: [UInt64: CheckedContinuation<Outcome, Never>] = [:]
         var task: Task<Void, Never>?
+        let progress = ProgressFanOut()
     }
 
     private struct State {
@@ -38,14 +40,17 @@ final class InflightRegistry: Sendable {
     }
 
     /// Joins the flight of `key`, starting it with `work` if there is none, and returns its outcome.
-    func perform(key: RequestKey, work: @escaping @Sendable () async -> Outcome) async -> Outcome {
+    /// `progress` receives the flight's progress until the caller leaves or the flight ends.
+    func perform(
+        key: RequestKey, progress: ProgressReporter?, work: @escaping @Sendable (any ProgressSink) async -> Outcome
+    ) async -> Outcome {
         let caller = state.withLock { state in
             state.lastID += 1
             return state.lastID
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                join(key: key, caller: caller, continuation: continuation, work: work)
+                join(key: key, caller: caller, progress: progress, continuation: continuation, work: work)
             }
         } onCancel: {
             leave(key: key, caller: caller)
@@ -53,29 +58,35 @@ final class InflightRegistry: Sendable {
     }
 
     private func join(
-        key: RequestKey, caller: UInt64, continuation: CheckedContinuation<Outcome, Never>,
-        work: @escaping @Sendable () async -> Outcome
+        key: RequestKey, caller: UInt64, progress: ProgressReporter?,
+        continuation: CheckedContinuation<Outcome, Never>, work: @escaping @Sendable (any ProgressSink) async -> Outcome
     ) {
-        let startsFlight: Bool? = state.withLock { state in
+        let startsFlight: ProgressFanOut?? = state.withLock { state in
             // Checked under the lock that `leave` takes, so a cancellation is never missed.
             if Task.isCancelled { return nil }
-            if state.flights[key] != nil {
+            if let flight = state.flights[key] {
                 state.flights[key]?.waiters[caller] = continuation
-                return false
+                flight.progress.add(progress, for: caller)
+                return .some(nil)
             }
-            state.flights[key] = Flight(id: caller, waiters: [caller: continuation])
-            return true
+            let flight = Flight(id: caller, waiters: [caller: continuation])
+            flight.progress.add(progress, for: caller)
+            state.flights[key] = flight
+            return flight.progress
         }
         switch startsFlight {
         case nil: continuation.resume(returning: .failure(.cancelled))
-        case true?: start(key: key, flight: caller, work: work)
-        case false?: break
+        case let fanOut??: start(key: key, flight: caller, progress: fanOut, work: work)
+        case .some(nil): break
         }
     }
 
-    private func start(key: RequestKey, flight: UInt64, work: @escaping @Sendable () async -> Outcome) {
+    private func start(
+        key: RequestKey, flight: UInt64, progress: ProgressFanOut,
+        work: @escaping @Sendable (any ProgressSink) async -> Outcome
+    ) {
         let task = Task {
-            let outcome = await work()
+            let outcome = await work(progress)
             self.finish(key: key, flight: flight, with: outcome)
         }
         let abandoned = state.withLock { state in
@@ -100,6 +111,8 @@ final class InflightRegistry: Sendable {
         let (waiter, abandonedTask) = state.withLock {
             state -> (CheckedContinuation<Outcome, Never>?, Task<Void, Never>?) in
             guard let waiter = state.flights[key]?.waiters.removeValue(forKey: caller) else { return (nil, nil) }
+            // No report reaches a caller once it has left.
+            state.flights[key]?.progress.remove(caller)
             guard state.flights[key]?.waiters.isEmpty == true else { return (waiter, nil) }
             return (waiter, state.flights.removeValue(forKey: key)?.task)
         }

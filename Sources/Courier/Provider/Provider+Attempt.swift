@@ -23,7 +23,7 @@ struct AttemptSetup<Target: TargetType>: Sendable {
     /// Where a download goes, for a download task.
     let destination: DownloadDestination?
     /// Receives the transfer's progress, when the caller asked for it.
-    let progress: ProgressReporter?
+    let progress: (any ProgressSink)?
     /// The attempt's and the whole request's time limits.
     let timeouts: Timeouts
     /// What the interceptor remembers about the request across its attempts.

@@ -7,13 +7,16 @@ import Foundation
 /// The one path every request takes, whatever its transport or task (see ``Provider``).
 extension Provider {
     /// Runs a request from target to final, processed result, reporting its transfer's progress
-    /// to `progress` (a request that joins another in flight reports none of its own).
+    /// to `progress`. With ``trackInflights``, a request that may join an identical one in flight
+    /// (``RequestKey/joining(_:task:)``) does, and receives its progress from then on.
     func perform(_ target: Target, progress: ProgressReporter? = nil) async -> Result<Response, CourierError> {
         let endpoint = endpointClosure(target)
         let outcome: Result<Response, CourierError>
-        if trackInflights, let request = try? endpoint.urlRequest() {
-            outcome = await inflights.perform(key: RequestKey(request)) {
-                await self.exchange(target, endpoint, progress)
+        if trackInflights, let request = try? endpoint.urlRequest(),
+            let key = RequestKey.joining(request, task: endpoint.task)
+        {
+            outcome = await inflights.perform(key: key, progress: progress) { shared in
+                await self.exchange(target, endpoint, shared)
             }
         } else {
             outcome = await exchange(target, endpoint, progress)
@@ -28,7 +31,7 @@ extension Provider {
     /// Builds the request, runs its attempts and tells the plugins the outcome: the part of a
     /// request that joined requests share.
     private func exchange(
-        _ target: Target, _ endpoint: Endpoint, _ progress: ProgressReporter?
+        _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?
     ) async -> Result<Response, CourierError> {
         let id = nextRequestID()
         let stopwatch = Stopwatch()

@@ -57,15 +57,22 @@ extension Provider {
         completion: @escaping @Sendable (Result<Response, CourierError>) -> Void
     ) -> any Cancellable {
         let queue = callbackQueue ?? self.callbackQueue
+        // Closed on the queue right before `completion`: a report that reaches the queue later
+        // (from an exchange this caller left) is dropped.
+        let open = Locked(true)
         let reporter = progress.map { handler in
             ProgressReporter(
-                direction: target.task.progressDirection, handler: { report in queue.async { handler(report) } },
+                direction: target.task.progressDirection,
+                handler: { report in queue.async { if open.value { handler(report) } } },
                 deliveredBefore: { await withCheckedContinuation { done in queue.async { done.resume() } } })
         }
         let task = Task {
             let result = await perform(target, progress: reporter)
             if case .success(let response) = result { reporter?.finish(with: response) }
-            queue.async { completion(result) }
+            queue.async {
+                open.withLock { $0 = false }
+                completion(result)
+            }
         }
         return CancellableTask(task: task)
     }

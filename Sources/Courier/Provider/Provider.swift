@@ -47,6 +47,13 @@ public final class Provider<Target: TargetType>: Sendable {
     /// Adapts each attempt and decides retries, if any.
     public let interceptor: (any RequestInterceptor)?
     /// Whether a request identical to one in flight joins it instead of being sent again.
+    ///
+    /// Identical means the same method, URL, headers (names compared without case) and body
+    /// (bytes, or the file uploaded). Only idempotent methods join (`GET`, `HEAD`, `OPTIONS`,
+    /// `TRACE`, `PUT`, `DELETE`): two `POST`s or `PATCH`es are two actions, and each is sent.
+    /// Downloads and multipart uploads never join: their destinations and forms cannot be
+    /// compared. Each caller receives the shared exchange's progress from when it joins until it
+    /// completes, and nothing after.
     public let trackInflights: Bool
 
     let inflights = InflightRegistry()
@@ -93,11 +100,20 @@ public final class Provider<Target: TargetType>: Sendable {
 
     /// Whether a request with this base request is in flight (with ``trackInflights``).
     ///
-    /// Requests are the same when their method, URL, headers and body are.
+    /// Requests are the same when their method, URL, headers and body are. This finds requests
+    /// whose body is the request's own; ``isInFlight(_:)-(Target)`` finds file uploads too.
     /// - Parameter request: The base request, as ``Endpoint/urlRequest()`` builds it.
     /// - Returns: `true` while a shared exchange for it runs.
     public func isInFlight(_ request: URLRequest) -> Bool {
         inflights.isInFlight(RequestKey(request))
+    }
+
+    /// Whether a request of `target` is in flight (with ``trackInflights``): `false` for a target
+    /// whose requests never join others (see ``trackInflights``).
+    /// - Parameter target: The target.
+    /// - Returns: `true` while a shared exchange for it runs.
+    public func isInFlight(_ target: Target) -> Bool {
+        joinKey(target).map(inflights.isInFlight) ?? false
     }
 
     /// How many callers share the in-flight exchange of this base request (with ``trackInflights``).
@@ -105,6 +121,18 @@ public final class Provider<Target: TargetType>: Sendable {
     /// - Returns: The number of callers waiting for it; 0 when none is in flight.
     public func inflightCallers(for request: URLRequest) -> Int {
         inflights.callers(for: RequestKey(request))
+    }
+
+    /// How many callers share the in-flight exchange of `target` (with ``trackInflights``).
+    /// - Parameter target: The target.
+    /// - Returns: The number of callers waiting for it; 0 when none is in flight.
+    public func inflightCallers(for target: Target) -> Int {
+        joinKey(target).map(inflights.callers) ?? 0
+    }
+
+    private func joinKey(_ target: Target) -> RequestKey? {
+        let endpoint = endpointClosure(target)
+        return (try? endpoint.urlRequest()).flatMap { RequestKey.joining($0, task: endpoint.task) }
     }
 
     /// The endpoint of `target`, as `endpointClosure` builds it.
