@@ -177,9 +177,11 @@ final class Exchange: Sendable {
         progress?(TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected))
     }
 
+    /// Reports the bytes sent so far. URLSession does not know the size of a streamed body (it
+    /// reports -1); Courier measured the file, so the total is known on every path.
     func sent(_ bytes: Int64, of expected: Int64) {
-        progress?(
-            TransferProgress(direction: .upload, completedBytes: bytes, expectedBytes: expected > 0 ? expected : nil))
+        let total = expected > 0 ? expected : streamedBody?.size
+        progress?(TransferProgress(direction: .upload, completedBytes: bytes, expectedBytes: total))
     }
 
     /// The request a 307/308 led to, if the exchange ended on one.

@@ -113,6 +113,13 @@ public final class URLSessionTransport: Transport {
         return max(1, seconds.rounded(.up))
     }
 
+    /// On Linux, the largest file body (an upload from a file, or a multipart form encoded to one)
+    /// sent with a `Content-Length`: 32 MiB. Such a body is read into memory first, because
+    /// URLSession on Linux sends a streamed body chunked, without a length, which some servers
+    /// refuse (presigned S3 `PUT`s answer 501, some gateways 411). A larger body is streamed
+    /// chunked. Apple platforms stream every file with its `Content-Length`.
+    public static let linuxKnownLengthUploadLimit: UInt64 = 32 << 20
+
     /// The most times a request is sent again because a kept-alive connection closed under it.
     private static let maximumResends = 2
 
@@ -167,14 +174,35 @@ private struct UploadBody {
             (source, temporaryFile, fileSize) = (.inline, nil, 0)
         case .file(let url):
             // Measured up front for a clear error rather than URLError -1100.
-            (source, temporaryFile, fileSize) = (.file(url), nil, try MultipartFormData.size(of: url))
+            let size = try MultipartFormData.size(of: url)
+            (source, temporaryFile, fileSize) = (try Self.fileSource(url, size: size), nil, size)
         case .multipart(let form):
             switch try form.encodedForUpload() {
             case .data(let data): (source, temporaryFile, fileSize) = (.data(data), nil, 0)
             case .temporaryFile(let url):
-                (source, temporaryFile, fileSize) = (.file(url), url, try MultipartFormData.size(of: url))
+                let size = try MultipartFormData.size(of: url)
+                (source, temporaryFile, fileSize) = (try Self.fileSource(url, size: size), url, size)
             }
         }
+    }
+
+    /// A file body as this platform sends it with a `Content-Length`.
+    ///
+    /// On Linux URLSession sends a streamed body chunked, without a length, and a `Content-Length`
+    /// beside it goes out next to `Transfer-Encoding: chunked`; its file uploads cannot be used
+    /// (see ``task(for:in:)``). So a file up to ``URLSessionTransport/linuxKnownLengthUploadLimit``
+    /// is read and sent from memory, with its length; a larger one is streamed chunked.
+    private static func fileSource(_ url: URL, size: UInt64) throws -> Source {
+        #if canImport(FoundationNetworking)
+            guard size <= URLSessionTransport.linuxKnownLengthUploadLimit else { return .file(url) }
+            do {
+                return .data(try Data(contentsOf: url))
+            } catch {
+                throw TransferError.fileNotReadable(url)
+            }
+        #else
+            return .file(url)
+        #endif
     }
 
     /// The file a body is streamed from, on platforms where Courier streams files itself.
