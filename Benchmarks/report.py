@@ -26,6 +26,11 @@ plan = [
     ("large-file", "peak_rss_growth_mib", "courier", "raw", "≤ 8 MiB growth", "MiB"),
     ("multipart", "peak_rss_growth_mib", "courier", "raw", "≤ 64 MiB (1 GiB file; raw: plain file upload)", "MiB"),
     ("multipart", "seconds", "courier", "raw", "", "s"),
+    ("rss-growth", "rss_growth_mib_per_10k", "courier", "raw", "≤ raw + 1 MiB per 10k (64 in flight, after warm-up)", "MiB"),
+    ("rss-growth", "rss_growth_mib_per_10k", "courier-timeout", "raw", "the same, every request with a 60 s timeout", "MiB"),
+    ("cancel-latency", "p50_ms", "courier", "raw", "cancel → completion, 16 × 1 MiB in flight", "ms"),
+    ("cancel-latency", "p99_ms", "courier", "raw", "", "ms"),
+    ("cancel-latency", "max_ms", "courier", "raw", "< 50 ms, or raw's own tail", "ms"),
     ("auth", "refreshes", "courier", None, "100 concurrent 401s → 1 refresh", ""),
     ("auth", "seconds", "courier", None, "", "s"),
 ]

@@ -8,6 +8,8 @@ import Foundation
 struct HTTPTarget: TargetType {
     let baseURL: URL
     let path: String
+    var timeout: TimeInterval? = nil
+    var timeoutInterval: TimeInterval? { timeout }
     var method: HTTPMethod { .get }
     var task: HTTPTask { .requestPlain }
     var headers: [String: String]? { nil }

@@ -27,6 +27,9 @@ enum Measurement {
         case ("large-memory", _): figures = try await LargeBench.inMemory(variant, baseURL)
         case ("large-file", _): figures = try await LargeBench.toFile(variant, baseURL)
         case ("multipart", _): figures = try await UploadBench.multipart(variant, baseURL, mebibytes: count ?? 1024)
+        case ("rss-growth", _): figures = try await SteadyStateBench.rssGrowth(variant, baseURL, count: count ?? 10_000)
+        case ("cancel-latency", _):
+            figures = try await SteadyStateBench.cancelLatency(variant, baseURL, count: count ?? 1_000)
         case ("auth", "courier"): figures = try await AuthBench.expiredToken(concurrent: count ?? 100)
         default: throw BenchError.unknown(name, variant)
         }

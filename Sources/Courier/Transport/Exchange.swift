@@ -8,18 +8,18 @@ import Foundation
 /// once in memory or written to a file Courier owns, the progress counts, the continuation that is
 /// resumed exactly once, and the task to cancel.
 final class Exchange: Sendable {
-    private struct State {
+    private struct State: Sendable {
         var continuation: CheckedContinuation<TransportResponse, any Error>?
-        var task: URLSessionTask?
         var cancelRequested = false
         var response: HTTPURLResponse?
         var challengeResponse: HTTPURLResponse?
+        var challengeDeclined = false
         var body = Data()
         var receivedBytes: Int64 = 0
         var expectedBytes: Int64?
         var writeFailed = false
         var timedOut = false
-        var timer: DispatchWorkItem?
+        var timer: Timer?
         var redirect: URLRequest?
         /// Set when URLSession reported the task complete; it must not be cancelled after that.
         var finished = false
@@ -27,11 +27,20 @@ final class Exchange: Sendable {
         var mustResend = false
     }
 
+    /// The timeout's timer source.
+    private struct Timer: @unchecked Sendable {
+        // Safe: libdispatch objects may be used from any thread; only `cancel()` is called on it
+        // after creation. (swift-corelibs-libdispatch does not mark its protocols `Sendable`.)
+        let source: any DispatchSourceTimer
+    }
+
     /// The largest body size reserved up front from a `Content-Length`; larger bodies grow as
     /// they arrive, so a lying header cannot make Courier allocate gigabytes at once.
     private static let maximumReservation = 16 << 20
 
     private let state = Locked(State())
+    /// The task itself: cancelled, answered and finished under its own lock (see ``TaskControl``).
+    private let control = TaskControl()
     private let progress: (@Sendable (TransferProgress) -> Void)?
     /// The file a download is written to, when the request writes to a file.
     private let sink: DownloadFile?
@@ -72,56 +81,68 @@ final class Exchange: Sendable {
             return true
         }
         guard marked else { return }
-        DispatchQueue.global().async { [self] in state.withLock { Self.cancelTask(in: &$0) } }
+        DispatchQueue.global().async { [control] in control.stop() }
     }
 
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
-        state.withLock { $0.continuation = continuation }
+        let cancelled = state.withLock { state in
+            guard !state.cancelRequested else { return true }
+            state.continuation = continuation
+            return false
+        }
+        if cancelled { continuation.resume(throwing: URLError(.cancelled)) }
     }
 
     /// Remembers the running task; cancels it at once if cancellation came first.
     func attach(_ task: URLSessionTask) {
-        state.withLock { state in
-            state.task = task
-            if state.cancelRequested || state.timedOut { Self.cancelTask(in: &state) }
-        }
+        control.attach(task)
     }
 
-    // Cancelling a URLSessionTask on Linux has two ways to stop the process, and the lock closes
-    // both. (1) `cancel()` finishes its work later on URLSession's work queue; if the task completed
-    // meanwhile and left the session's registry, that work hits a `fatalError` ("a task that is
-    // not in the registry", swift-corelibs-foundation SR-11310). URLSession reports completion to
-    // this delegate *before* it schedules the removal, so a task is cancelled only under the lock
-    // and only while `complete` has not run: the cancellation's work is then queued before the
-    // removal. (2) Answering a response disposition or a redirect resumes a paused transfer, and
-    // resuming a handle that a cancellation removed stops the process (libcurl error 43, see
-    // `UploadBody`): those answers are given under the lock too, and not at all once cancelled.
-
+    /// Cancels the task and ends the caller's wait at once, with `URLError(.cancelled)`: on a
+    /// busy session URLSession reports the cancellation tens of milliseconds later (its work queue
+    /// and the delegate queue deliver every other task's data first). What the task leaves behind
+    /// is cleaned up when URLSession reports it complete; its download file is deleted now.
     func cancel() {
-        state.withLock { state in
-            state.cancelRequested = true
-            Self.cancelTask(in: &state)
-        }
+        settleEarly(throwing: URLError(.cancelled)) { $0.cancelRequested = true }
     }
 
-    /// Cancels the task unless URLSession already reported it complete. Call with the lock held.
-    private static func cancelTask(in state: inout State) {
-        guard !state.finished else { return }
-        state.task?.cancel()
+    /// Marks the state with `mark` and resumes the caller with `error`, unless URLSession reported
+    /// the task complete first; then cancels the task from another queue, since on Linux
+    /// `URLSessionTask.cancel()` waits for URLSession's work queue (up to ~100 ms on a busy session).
+    private func settleEarly(throwing error: any Error, mark: (inout State) -> Void) {
+        let (continuation, timer) = state.withLock { state in
+            mark(&state)
+            return (state.continuation.take(), state.timer.take())
+        }
+        timer?.source.cancel()
+        if let continuation {
+            sink?.delete()
+            continuation.resume(throwing: error)
+        }
+        DispatchQueue.global().async { [control] in control.stop() }
     }
 
     /// Fails the exchange with a timeout `seconds` from now, unless it ends first.
+    ///
+    /// A timer source rather than `asyncAfter`: a cancelled work item stays queued until its
+    /// deadline (a service with 60 s timeouts would hold every finished request's timer for a
+    /// minute), while a cancelled source is released at once.
     func expire(after seconds: TimeInterval) {
-        let timer = DispatchWorkItem { [weak self] in self?.expire() }
-        state.withLock { $0.timer = timer }
         let clamped = seconds > 0 ? min(seconds, Delay.maximumSeconds) : 0
-        DispatchQueue.global().asyncAfter(deadline: .now() + clamped, execute: timer)
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { [weak self] in self?.expire() }
+        timer.schedule(deadline: .now() + clamped)
+        let finished = state.withLock { state in
+            state.timer = Timer(source: timer)
+            return state.finished
+        }
+        timer.resume()
+        if finished { timer.cancel() }
     }
 
     private func expire() {
-        state.withLock { state in
-            state.timedOut = true
-            Self.cancelTask(in: &state)
+        settleEarly(throwing: TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))) { state in
+            if !state.finished && !state.cancelRequested { state.timedOut = true }
         }
     }
 
@@ -133,8 +154,8 @@ final class Exchange: Sendable {
         let length = response.expectedContentLength
         // A compressed body arrives decompressed, so its Content-Length is not the total.
         let expected = length > 0 && http?.value(forHTTPHeaderField: "Content-Encoding") == nil ? length : nil
-        state.withLock { state in
-            guard !state.cancelRequested && !state.timedOut && !state.mustResend else { return }
+        let proceed = state.withLock { state in
+            guard !state.cancelRequested && !state.timedOut && !state.mustResend else { return false }
             if final {
                 state.response = http
                 state.body = Data()
@@ -144,36 +165,39 @@ final class Exchange: Sendable {
                     state.body.reserveCapacity(Int(min(expected, Int64(Self.maximumReservation))))
                 }
             }
-            disposition(.allow)
+            return true
         }
+        if proceed { control.answer { disposition(.allow) } }
     }
 
-    /// Answers a redirect with `next` while no cancellation can slip in between (see `cancel`),
-    /// and records `ownRedirect`, a 307/308 the transport follows itself. Once the task is
-    /// cancelled (by the caller or the timeout) the redirect is not answered at all: the
-    /// cancellation already ended URLSession's wait, and an answer after it stops the process on
-    /// Linux ("Received callback for HTTP redirection, but we're not waiting for it").
+    /// Answers a redirect with `next` while no cancellation can slip in between (see
+    /// ``TaskControl``), and records `ownRedirect`, a 307/308 the transport follows itself. Once
+    /// the task is cancelled (by the caller or the timeout) the redirect is not answered at all:
+    /// the cancellation already ended URLSession's wait, and an answer after it stops the process
+    /// on Linux ("Received callback for HTTP redirection, but we're not waiting for it").
     func answerRedirect(
         _ next: URLRequest?, ownRedirect: URLRequest? = nil, completionHandler: @Sendable (URLRequest?) -> Void
     ) {
-        state.withLock { state in
-            guard !state.cancelRequested && !state.timedOut && !state.mustResend else { return }
+        let proceed = state.withLock { state in
+            guard !state.cancelRequested && !state.timedOut && !state.mustResend else { return false }
             if let ownRedirect { state.redirect = ownRedirect }
-            completionHandler(next)
+            return true
         }
+        if proceed { control.answer { completionHandler(next) } }
     }
 
     func receive(_ data: Data) {
         let written = sink.map { $0.write(data) } ?? true
-        let (received, expected) = state.withLock { state in
+        let report: (Int64, Int64?)? = state.withLock { state in
+            // Nothing reaches a caller whose wait has ended.
+            guard state.continuation != nil else { return nil }
             if sink == nil { state.body.append(data) }
-            if !written {
-                state.writeFailed = true
-                Self.cancelTask(in: &state)
-            }
+            if !written { state.writeFailed = true }
             state.receivedBytes += Int64(data.count)
             return (state.receivedBytes, state.expectedBytes)
         }
+        if !written { control.stop() }
+        guard let (received, expected) = report else { return }
         progress?(TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected))
     }
 
@@ -181,6 +205,7 @@ final class Exchange: Sendable {
     /// reports -1); Courier measured the file, so the total is known on every path.
     func sent(_ bytes: Int64, of expected: Int64) {
         let total = expected > 0 ? expected : streamedBody?.size
+        guard state.withLock({ $0.continuation != nil }) else { return }
         progress?(TransferProgress(direction: .upload, completedBytes: bytes, expectedBytes: total))
     }
 
@@ -189,14 +214,19 @@ final class Exchange: Sendable {
         state.withLock { $0.redirect }
     }
 
-    /// Records the 401 of a challenge Courier declined, to return it as the response.
+    /// Records a challenge Courier declined (Linux only, see `SessionDelegate`) and its 401, to
+    /// return as the response: the task then ends as cancelled, though nobody cancelled it.
     func declineChallenge(with response: URLResponse?) {
-        state.withLock { $0.challengeResponse = response as? HTTPURLResponse }
+        state.withLock { state in
+            state.challengeDeclined = true
+            state.challengeResponse = response as? HTTPURLResponse
+        }
     }
 
     /// Resumes the continuation with the outcome of the task, deletes what must not outlive it;
     /// later calls do nothing.
     func complete(with error: (any Error)?, response taskResponse: URLResponse?) {
+        control.finish()
         let (continuation, settled):
             (CheckedContinuation<TransportResponse, any Error>?, Result<TransportResponse, any Error>) =
                 state.withLock { state in
@@ -204,8 +234,13 @@ final class Exchange: Sendable {
                     state.finished = true
                     return (state.continuation, result(of: state, error: error, taskResponse: taskResponse))
                 }
-        guard let continuation else { return }
-        state.withLock { $0.timer }?.cancel()
+        state.withLock { $0.timer.take() }?.source.cancel()
+        guard let continuation else {
+            // The caller's wait ended early (cancelled or timed out): only clean up.
+            sink?.delete()
+            if let temporaryBody { try? FileManager.default.removeItem(at: temporaryBody) }
+            return
+        }
         var outcome = settled
         if case .success = outcome, let sink, !sink.flush() {
             outcome = .failure(TransferError.cannotWriteFile(sink.url))
@@ -213,7 +248,6 @@ final class Exchange: Sendable {
         sink?.close()
         switch outcome {
         case .failure: sink?.delete()
-        case .success(let response) where response.fileURL == nil: sink?.delete()  // a declined challenge
         case .success: break
         }
         if let temporaryBody { try? FileManager.default.removeItem(at: temporaryBody) }
@@ -229,12 +263,23 @@ final class Exchange: Sendable {
         }
         if state.mustResend && !state.cancelRequested { return .failure(ResendNeeded()) }
         if let error {
-            // A challenge Courier declined ends the task as cancelled; unless the caller cancelled,
-            // the answer is the 401 that carried the challenge.
-            if let challenged = state.challengeResponse, !state.cancelRequested {
-                return .success(TransportResponse(response: challenged, data: Data()))
+            // A challenge Courier declined (on Linux, see `SessionDelegate`) ends the task as
+            // cancelled; unless the caller cancelled, the answer is the 401 that carried the
+            // challenge, with the body URLSession delivered before it.
+            if state.challengeDeclined && !state.cancelRequested {
+                guard let challenged = state.challengeResponse else {
+                    // A challenge without a 401 to return is a failure, never a cancellation.
+                    return .failure(TransportFailure(kind: .other, underlying: URLError(.userAuthenticationRequired)))
+                }
+                return .success(TransportResponse(response: challenged, data: state.body, fileURL: sink?.url))
             }
-            return .failure(error)
+            let nsError = error as NSError
+            guard nsError.domain == NSURLErrorDomain, nsError.code != URLError.cancelled.rawValue else {
+                return .failure(error)
+            }
+            // A body shorter than its head announced is a lost connection, whatever the code says.
+            let cutShort = state.response != nil && state.expectedBytes.map { state.receivedBytes < $0 } == true
+            return .failure(TransportFailure(error, bodyCutShort: cutShort))
         }
         guard let response = state.response ?? taskResponse as? HTTPURLResponse else {
             return .failure(URLError(.badServerResponse))

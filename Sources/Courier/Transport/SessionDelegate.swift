@@ -86,14 +86,22 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        // Server trust stays with the system. Any other challenge (HTTP Basic, Digest…) is
-        // declined and its 401 returned, because on Linux the default handling of a challenge
-        // without a stored credential never completes the task.
-        if challenge.protectionSpace.authenticationMethod == Self.serverTrust {
+        #if canImport(FoundationNetworking)
+            // Linux: the default handling of an HTTP challenge (Basic, Digest…) without a stored
+            // credential never completes the task (swift-corelibs-foundation, up to 6.3.1), so
+            // the challenge is declined and its 401 returned, with the body URLSession delivered
+            // before it (see `Exchange.declineChallenge`). Server trust is never asked on Linux.
+            if challenge.protectionSpace.authenticationMethod == Self.serverTrust {
+                completionHandler(.performDefaultHandling, nil)
+                return
+            }
+            exchange(for: task)?.declineChallenge(with: challenge.failureResponse)
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+            // Apple platforms: the system's default for every challenge. Server trust is
+            // evaluated; an HTTP challenge uses a stored credential if there is one and otherwise
+            // returns the 401 with its body; a TLS client-certificate request goes on without one.
             completionHandler(.performDefaultHandling, nil)
-            return
-        }
-        exchange(for: task)?.declineChallenge(with: challenge.failureResponse)
-        completionHandler(.cancelAuthenticationChallenge, nil)
+        #endif
     }
 }

@@ -11,9 +11,14 @@ import Foundation
 /// once as it arrives, and cancellation of the Swift task cancelling the `URLSessionTask`.
 /// Every status code is returned as a response.
 ///
-/// A 401 carrying a `WWW-Authenticate` challenge is returned as a response rather than answered
-/// with stored credentials (on Linux, URLSession would otherwise wait forever); put credentials in
-/// headers with an adapter or a plugin.
+/// Authentication challenges get the system's default handling on Apple platforms (a stored
+/// credential if there is one, otherwise the 401 and its body). On Linux, where that default
+/// waits forever for a credential, a 401 carrying a `WWW-Authenticate` challenge is returned as
+/// the response, with its body. Either way, put credentials in headers with an adapter or a
+/// plugin rather than in credential storage.
+///
+/// On Linux, a file body up to ``linuxKnownLengthUploadLimit`` is sent from memory with its
+/// `Content-Length`; a larger one is streamed chunked (see that property).
 ///
 /// The session is invalidated when the transport is released; in-flight requests keep the
 /// transport alive, so it is never used after invalidation.
@@ -63,8 +68,9 @@ public final class URLSessionTransport: Transport {
     /// Sends `request` and returns its response and whole body (or the file holding it).
     ///
     /// A request body from a file or an encoded multipart form goes through an upload task,
-    /// streamed from disk; a multipart body above its memory threshold is written to a temporary
-    /// file first, deleted when the task ends. A download is written, as it arrives, to a
+    /// streamed from disk (on Linux, from memory up to ``linuxKnownLengthUploadLimit``); a
+    /// multipart body above its memory threshold is written to a temporary file first, deleted
+    /// when the task ends. A download is written, as it arrives, to a
     /// temporary file Courier creates and deletes on failure.
     /// - Parameter request: What to send.
     /// - Returns: The response and body, whatever the status code.

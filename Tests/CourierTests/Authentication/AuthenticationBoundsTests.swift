@@ -44,6 +44,21 @@ struct AuthenticationBoundsTests {
         }
     }
 
+    /// Answers 401 to every request, each once `count` requests have arrived, so that all of
+    /// them were sent with the same credential.
+    final class BarrierTransport: Transport {
+        let sent = Locked(0)
+        private let arrivals = CallRecorder()
+        private let count: Int
+        init(holdingUntil count: Int) { self.count = count }
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            sent.withLock { $0 += 1 }
+            arrivals.record(.send)
+            _ = await arrivals.wait(for: .send, count: count)
+            return TransportResponse(statusCode: 401, data: Data())
+        }
+    }
+
     /// Runs `count` requests at once and returns their errors (`nil` for a success).
     private func storm(_ provider: Provider<TokenAPI>, _ server: TokenServer, _ count: Int, from first: Int = 0)
         async -> [CourierError?]
@@ -105,10 +120,11 @@ struct AuthenticationBoundsTests {
         let interceptor = AuthenticationInterceptor(
             authenticator: authenticator, credential: TokenPair(access: "t1", refresh: "r1"),
             onRefreshFailure: { _ in failures.withLock { $0 += 1 } })
-        let provider = Provider<TokenAPI>(interceptor: interceptor)
+        let transport = BarrierTransport(holdingUntil: 100)
+        let provider = Provider<TokenAPI>(transport: transport, interceptor: interceptor)
 
-        // The first 100 get a 401 and wait for the refresh (one question in `adapt`, one in
-        // `retry` each); the next 100 wait for it in `adapt` (one question each).
+        // The first 100 are all answered 401 together, then wait for the refresh (one question in
+        // `adapt`, one in `retry` each); the next 100 wait for it in `adapt` (one question each).
         async let rejected = storm(provider, server, 100)
         #expect(await waitUntil { authenticator.refreshes.value == 1 && authenticator.questions.value == 200 })
         async let waiting = storm(provider, server, 100, from: 100)
@@ -127,7 +143,7 @@ struct AuthenticationBoundsTests {
         }
         #expect(authenticator.refreshes.value == 1)
         #expect(failures.value == 1)
-        #expect(server.dataRequests.count == 100)
+        #expect(transport.sent.value == 100)
     }
 
     @Test("after a failed refresh new requests refresh once more; a tripped window is reported once")

@@ -51,6 +51,35 @@ struct Fault: Sendable, CustomTestStringConvertible {
             },
             expected: .transport(.badServerResponse), bound: 5),
         Fault(
+            name: "one 256 KiB header line",
+            reply: { _, _ in
+                .raw(
+                    "HTTP/1.1 200 OK\r\nX-Big: \(String(repeating: "a", count: 256 << 10))\r\nContent-Length: 2\r\n\r\nok"
+                )
+            },
+            expected: .transport(.badServerResponse), bound: 5),
+        Fault(
+            name: "not HTTP at all", reply: { _, _ in .raw("SSH-2.0-OpenSSH_9.2\r\n") },
+            expected: .transport(.badServerResponse), bound: 5),
+        Fault(
+            name: "an HTTP/2 status line on HTTP/1.1",
+            reply: { _, _ in .raw("HTTP/2 200\r\nContent-Length: 2\r\n\r\nok") },
+            expected: .transport(.badServerResponse), bound: 5),
+        Fault(
+            name: "invalid chunk size",
+            reply: { _, _ in .raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n") },
+            expected: .transport(.badServerResponse), bound: 5),
+        Fault(
+            name: "chunked body cut",
+            reply: { _, _ in .raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nabc") },
+            expected: .transport(.connectionLost), bound: 5),
+        Fault(
+            name: "gzip body that is not gzip",
+            reply: { _, _ in
+                .raw("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 10\r\n\r\n0123456789")
+            },
+            expected: .transport(.badServerResponse), bound: 5),
+        Fault(
             name: "stall after headers",
             reply: { _, _ in .raw([.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n".utf8)), .stall]) },
             expected: .transport(.timedOut), bound: 3, timeout: 0.5),

@@ -45,13 +45,18 @@ struct URLSessionTransportTests {
         #expect(server.requests.first?.body == payload)
     }
 
-    @Test("a 401 with a Basic challenge returns the 401 instead of hanging")
-    func basicChallengeDoesNotHang() async throws {
+    @Test("a 401 with a Basic challenge returns the 401 and its body instead of hanging", arguments: [2, 300_000])
+    func basicChallengeDoesNotHang(size: Int) async throws {
+        let body = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         let server = try LoopbackServer { _ in
-            ServerReply(status: 401, headers: ["WWW-Authenticate": #"Basic realm="test""#], body: Data("no".utf8))
+            ServerReply(status: 401, headers: ["WWW-Authenticate": #"Basic realm="test""#], body: body)
         }
-        let received = try await URLSessionTransport().send(request(server, "private"))
-        #expect(received.statusCode == 401)
+        let transport = URLSessionTransport()
+        for _ in 0..<3 {  // on a fresh connection, then on kept-alive ones
+            let received = try await transport.send(request(server, "private"))
+            #expect(received.statusCode == 401)
+            #expect(received.data == body)
+        }
     }
 
     @Test("connection refused is a transport error, mapped by the provider")
