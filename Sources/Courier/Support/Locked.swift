@@ -4,9 +4,11 @@ import Foundation
 ///
 /// `Synchronization.Mutex` would do the same, but it needs macOS 15 / iOS 18, and Courier
 /// supports every Apple release that has async/await.
-package final class Locked<Value>: @unchecked Sendable {
-    // Safe because `storage` is only ever read or written inside `lock`, and no reference to it
-    // escapes `withLock`: callers get copies or work inside the closure.
+///
+/// It is `Sendable` only when its value is: a lock makes access exclusive, but a value that is
+/// not `Sendable` (a class with shared state, say) could still be handed out of `withLock` and
+/// used on two threads at once.
+package final class Locked<Value> {
     private let lock = NSLock()
     private var storage: Value
 
@@ -22,6 +24,10 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&storage)
     }
 }
+
+// Safe because `storage` is only ever read or written inside `lock`, no reference to it escapes
+// `withLock` (callers get copies or work inside the closure), and what they get is `Sendable`.
+extension Locked: @unchecked Sendable where Value: Sendable {}
 
 extension Locked where Value: Sendable {
     /// A copy of the current value.

@@ -62,8 +62,6 @@ enum DownloadPlacement {
     /// the file is deleted.
     static func discard(_ file: URL) -> Data {
         defer { try? FileManager.default.removeItem(at: file) }
-        guard let handle = try? FileHandle(forReadingFrom: file) else { return Data() }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: errorBodyLimit)) ?? Data()
+        return FileStreams.prefix(of: file, limit: errorBodyLimit)
     }
 }

@@ -35,15 +35,9 @@ extension MultipartFormData {
     /// - Parameter fileURL: Where to write; an existing file is replaced.
     /// - Throws: ``TransferError`` when a part cannot be read or the file cannot be written.
     public func write(to fileURL: URL) throws(TransferError) {
-        guard FileManager.default.createFile(atPath: fileURL.path, contents: nil),
-            let handle = try? FileHandle(forWritingTo: fileURL)
-        else { throw .cannotWriteFile(fileURL) }
-        defer { try? handle.close() }
-        var failed = false
-        try encode { chunk in
-            if !failed, (try? handle.write(contentsOf: chunk)) == nil { failed = true }
+        guard try FileStreams.write(to: fileURL, { write throws(TransferError) in try encode(write) }) else {
+            throw .cannotWriteFile(fileURL)
         }
-        if failed { throw .cannotWriteFile(fileURL) }
     }
 
     /// The body for an upload: in memory up to ``encodingMemoryThreshold``, otherwise written to
@@ -109,19 +103,7 @@ extension MultipartFormData {
     }
 
     private static func copyFile(_ url: URL, to write: (Data) -> Void) throws(TransferError) {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { throw .fileNotReadable(url) }
-        defer { try? handle.close() }
-        while true {
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: chunkSize)
-            } catch {
-                throw .fileNotReadable(url)
-            }
-            // `nil` or empty: the end of the file (platforms differ).
-            guard let chunk, !chunk.isEmpty else { return }
-            write(chunk)
-        }
+        guard FileStreams.read(url, chunkSize: chunkSize, write) else { throw .fileNotReadable(url) }
     }
 
     private static func copyStream(

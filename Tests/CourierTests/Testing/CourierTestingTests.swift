@@ -28,6 +28,8 @@ struct CourierTestingTests {
         #expect(error?.underlyingError as? ScriptedTransportError == .noReply(method: "GET", path: "/v1/users/zed"))
     }
 
+    // `URLSession.upload(for:from:)` and `data(from:)` need these releases on Apple platforms.
+    @available(macOS 12, iOS 15, tvOS 15, watchOS 8, *)
     @Test("the loopback server parses chunked bodies, keeps connections alive and logs requests")
     func serverParsing() async throws {
         let server = try LoopbackServer { .text("\($0.method) \($0.target) \($0.body.count)") }
