@@ -18,7 +18,7 @@ extension Endpoint {
         var request = URLRequest(url: requestURL)
         // GET is URLRequest's default; setting it anyway costs a method normalisation on Linux.
         if method != .get { request.httpMethod = method.rawValue }
-        request.allHTTPHeaderFields = httpHeaderFields
+        request.allHTTPHeaderFields = httpHeaderFields.map(Self.mergingCase)
         if let invalid = options.invalidTimeInterval { throw .requestBuilding(invalid) }
         // An infinite timeout goes on the request as it is: the transport clamps what reaches its engine.
         if let timeout = options.timeoutInterval { request.timeoutInterval = timeout }
@@ -28,6 +28,20 @@ extension Endpoint {
             throw .requestBuilding(error)
         }
         return request
+    }
+
+    /// `fields` with one entry per header name, compared without case. When a dictionary holds
+    /// one name in two cases (`Content-Type` and `content-type`), which one a request got used to
+    /// depend on the dictionary's order, which changes from launch to launch; now the spelling
+    /// that sorts last wins, always.
+    static func mergingCase(_ fields: [String: String]) -> [String: String] {
+        var names = Set<String>()
+        guard fields.keys.contains(where: { !names.insert($0.lowercased()).inserted }) else { return fields }
+        var merged: [String: (name: String, value: String)] = [:]
+        for name in fields.keys.sorted() {
+            merged[name.lowercased()] = (name, fields[name] ?? "")
+        }
+        return Dictionary(uniqueKeysWithValues: merged.values.map { ($0.name, $0.value) })
     }
 }
 

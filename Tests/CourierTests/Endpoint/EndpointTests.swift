@@ -155,4 +155,20 @@ struct EndpointTests {
             #expect(try merged.urlRequest().value(forHTTPHeaderField: "Content-Type") == "application/json")
         }
     }
+
+    @Test("one dictionary with a name in two cases gives the same header every launch: the spelling sorting last")
+    func caseDuplicatesInOneDictionary() throws {
+        // Swift seeds dictionary order per process, so the old result changed from launch to launch;
+        // different key sets give different orders within one process too.
+        for extra in 0..<40 {
+            var fields = ["Content-Type": "text/plain", "content-type": "application/json"]
+            for index in 0..<extra { fields["X-\(index)"] = "\(index)" }
+            let request = try Endpoint(
+                url: "https://api.example.com/items", sampleResponseClosure: { .networkResponse(200, Data()) },
+                method: .post, task: .requestPlain, httpHeaderFields: fields
+            ).urlRequest()
+            #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
+            #expect(request.allHTTPHeaderFields?.keys.filter { $0.lowercased() == "content-type" }.count == 1)
+        }
+    }
 }
