@@ -468,3 +468,25 @@ import Testing
     _ = transport
     _ = provider
 }
+
+/// The samples of WritingYourOwnTransport.md.
+@Sendable func writingYourOwnTransportSamples() async throws {
+    // sample 1
+    /// Logs each request, then sends it with URLSession.
+    struct LoggingTransport: Transport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            print("→", request.urlRequest.httpMethod ?? "GET", request.urlRequest.url?.path ?? "")
+            return try await base.send(request)
+        }
+    }
+
+    let provider = Provider<GitHub>(transport: LoggingTransport())
+    _ = provider
+    // sample 2
+    let conformance = TransportConformance { LoggingTransport() }
+    for testCase in TransportConformance.Case.allCases {
+        try await conformance.check(testCase)
+    }
+    _ = conformance
+}

@@ -1,0 +1,118 @@
+extension TransportConformance {
+    /// One behaviour a transport must have. Where the Swift HTTP client API proposal's
+    /// conformance suite has a matching case, ``proposalCase`` names it.
+    public enum Case: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+        // Responses.
+        /// Every method gets its answer, and every status code (2xx–5xx, and 599) is returned as
+        /// a response, never thrown.
+        case statusCodes
+        /// An interim `100 Continue` is skipped: the answer is the final response.
+        case informationalSkipped
+        /// A 204 and a 304 have no body, whatever their `Content-Length` says.
+        case noContent
+        /// A `HEAD` response has no body, though it announces a `Content-Length`.
+        case headWithContentLength
+        /// Header names are case-insensitive both ways; a request header arrives as sent.
+        case headerNamesCaseInsensitive
+        /// A header the server repeats keeps every value.
+        case repeatedResponseHeader
+        /// A header the client repeats reaches the server with every value.
+        case repeatedRequestHeader
+        /// An empty body, and a 1 MiB body echoed back byte for byte.
+        case smallAndEmptyBodies
+        /// A large body (``largeBodySize``) arrives whole.
+        case largeBody
+        /// A chunked body, and an empty chunked body.
+        case chunkedBody
+        /// A body without a length, ended by closing the connection.
+        case closeDelimitedBody
+        /// A `Content-Encoding: gzip` body arrives decoded.
+        case gzipBody
+
+        // Request bodies and transfers.
+        /// A body held in the request arrives byte for byte, with its `Content-Length`.
+        case requestBodyFromData
+        /// A body uploaded from a file arrives byte for byte, framed by a length or by chunks.
+        case requestBodyFromFile
+        /// A multipart form arrives part for part.
+        case requestBodyMultipart
+        /// A download is written to a temporary file, not returned in memory.
+        case downloadToFile
+        /// Download and upload progress only grow, and end at the total.
+        case progress
+
+        // Redirects.
+        /// 301, 302 and 303 turn a `POST` into a `GET` without a body; 307 and 308 keep the method
+        /// and the body.
+        case redirectMethods
+        /// A redirect loop ends with ``TransportFailure/Kind/tooManyRedirects``.
+        case redirectLoop
+        /// Credentials (`Authorization`, `Cookie`) never follow a redirect to another origin.
+        case redirectCrossOrigin
+
+        // Failures, timeouts and cancellation.
+        /// Connection refused is ``TransportFailure/Kind/cannotConnect``.
+        case connectionRefused
+        /// A connection closed before the status line is ``TransportFailure/Kind/connectionLost``.
+        case closedBeforeStatus
+        /// A body shorter than its `Content-Length` is ``TransportFailure/Kind/connectionLost``.
+        case incompleteBody
+        /// An answer that is not HTTP is ``TransportFailure/Kind/badServerResponse``.
+        case notHTTP
+        /// Headers over the engine's limit are ``TransportFailure/Kind/badServerResponse``.
+        case oversizeHeaders
+        /// A server that stalls after its head ends with ``TransportFailure/Kind/timedOut`` at the
+        /// request's timeout, never before it.
+        case stallTimesOut
+        /// Cancelling before the response head arrives ends `send` promptly with a cancellation.
+        case cancelBeforeHead
+        /// Cancelling while the body arrives ends `send` promptly with a cancellation.
+        case cancelDuringBody
+
+        /// The case's name.
+        public var description: String { rawValue }
+
+        /// The matching case of the Swift HTTP client API proposal's `HTTPClientConformance`
+        /// suite (apple/swift-http-api-proposal), when there is one.
+        public var proposalCase: String? {
+            switch self {
+            case .statusCodes: "testOk, testNotFound, testStatusOutOfRangeButValid"
+            case .noContent: "test204WithContentLength, test304WithContentLength"
+            case .headWithContentLength: "testHeadWithContentLength"
+            case .headerNamesCaseInsensitive: "testCustomHeader"
+            case .repeatedResponseHeader: "testServerSendsMultiValueHeader"
+            case .repeatedRequestHeader: "testClientSendsMultiValueHeader"
+            case .smallAndEmptyBodies: "testEchoString, testEcho1MBBody"
+            case .chunkedBody: "testEmptyChunkedBody"
+            case .closeDelimitedBody: "testNoLengthHint"
+            case .gzipBody: "testGzip"
+            case .redirectMethods: "testBasicRedirect"
+            case .redirectLoop: "testInfiniteRedirect"
+            case .incompleteBody: "testIncompleteBody"
+            case .notHTTP: "testNotHTTP"
+            case .cancelBeforeHead: "testCancelPreHeaders"
+            case .cancelDuringBody: "testCancelPreBody"
+            default: nil
+            }
+        }
+
+        enum Group {
+            case responses, requestBodies, redirects, failures
+        }
+
+        var group: Group {
+            switch self {
+            case .statusCodes, .informationalSkipped, .noContent, .headWithContentLength, .headerNamesCaseInsensitive,
+                .repeatedResponseHeader, .repeatedRequestHeader, .smallAndEmptyBodies, .largeBody, .chunkedBody,
+                .closeDelimitedBody, .gzipBody:
+                .responses
+            case .requestBodyFromData, .requestBodyFromFile, .requestBodyMultipart, .downloadToFile, .progress:
+                .requestBodies
+            case .redirectMethods, .redirectLoop, .redirectCrossOrigin: .redirects
+            case .connectionRefused, .closedBeforeStatus, .incompleteBody, .notHTTP, .oversizeHeaders, .stallTimesOut,
+                .cancelBeforeHead, .cancelDuringBody:
+                .failures
+            }
+        }
+    }
+}
