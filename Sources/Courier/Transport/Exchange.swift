@@ -20,7 +20,6 @@ final class Exchange: Sendable {
         var writeFailed = false
         var timedOut = false
         var timer: Timer?
-        var redirect: URLRequest?
         /// Set when URLSession reported the task complete; it must not be cancelled after that.
         var finished = false
         /// Set when the task was cancelled because its body could not be rewound (``cannotRewind()``).
@@ -90,7 +89,17 @@ final class Exchange: Sendable {
             state.continuation = continuation
             return false
         }
-        if cancelled { continuation.resume(throwing: URLError(.cancelled)) }
+        if cancelled {
+            discardFiles()
+            continuation.resume(throwing: URLError(.cancelled))
+        }
+    }
+
+    /// Deletes the download file and the temporary body now: the caller's wait ends before
+    /// URLSession reports the task complete, and nothing may outlive the caller's completion.
+    private func discardFiles() {
+        sink?.delete()
+        if let temporaryBody { try? FileManager.default.removeItem(at: temporaryBody) }
     }
 
     /// Remembers the running task; cancels it at once if cancellation came first.
@@ -116,7 +125,7 @@ final class Exchange: Sendable {
         }
         timer?.source.cancel()
         if let continuation {
-            sink?.delete()
+            discardFiles()
             continuation.resume(throwing: error)
         }
         DispatchQueue.global().async { [control] in control.stop() }
@@ -170,20 +179,14 @@ final class Exchange: Sendable {
         if proceed { control.answer { disposition(.allow) } }
     }
 
-    /// Answers a redirect with `next` while no cancellation can slip in between (see
-    /// ``TaskControl``), and records `ownRedirect`, a 307/308 the transport follows itself. Once
-    /// the task is cancelled (by the caller or the timeout) the redirect is not answered at all:
-    /// the cancellation already ended URLSession's wait, and an answer after it stops the process
-    /// on Linux ("Received callback for HTTP redirection, but we're not waiting for it").
-    func answerRedirect(
-        _ next: URLRequest?, ownRedirect: URLRequest? = nil, completionHandler: @Sendable (URLRequest?) -> Void
-    ) {
-        let proceed = state.withLock { state in
-            guard !state.cancelRequested && !state.timedOut && !state.mustResend else { return false }
-            if let ownRedirect { state.redirect = ownRedirect }
-            return true
-        }
-        if proceed { control.answer { completionHandler(next) } }
+    /// Declines a redirect, so that the 3xx is the task's answer, while no cancellation can slip
+    /// in between (see ``TaskControl``). Once the task is cancelled (by the caller or the
+    /// timeout) the redirect is not answered at all: the cancellation already ended URLSession's
+    /// wait, and an answer after it stops the process on Linux ("Received callback for HTTP
+    /// redirection, but we're not waiting for it").
+    func answerRedirect(completionHandler: @Sendable (URLRequest?) -> Void) {
+        let proceed = state.withLock { state in !state.cancelRequested && !state.timedOut && !state.mustResend }
+        if proceed { control.answer { completionHandler(nil) } }
     }
 
     func receive(_ data: Data) {
@@ -209,11 +212,6 @@ final class Exchange: Sendable {
         progress?(TransferProgress(direction: .upload, completedBytes: bytes, expectedBytes: total))
     }
 
-    /// The request a 307/308 led to, if the exchange ended on one.
-    var pendingRedirect: URLRequest? {
-        state.withLock { $0.redirect }
-    }
-
     /// Records a challenge Courier declined (Linux only, see `SessionDelegate`) and its 401, to
     /// return as the response: the task then ends as cancelled, though nobody cancelled it.
     func declineChallenge(with response: URLResponse?) {
@@ -237,8 +235,7 @@ final class Exchange: Sendable {
         state.withLock { $0.timer.take() }?.source.cancel()
         guard let continuation else {
             // The caller's wait ended early (cancelled or timed out): only clean up.
-            sink?.delete()
-            if let temporaryBody { try? FileManager.default.removeItem(at: temporaryBody) }
+            discardFiles()
             return
         }
         var outcome = settled

@@ -8,10 +8,12 @@ import Foundation
 ///
 /// Whatever the policy, Courier makes redirects safe first: no credential header
 /// (`Authorization`, `Proxy-Authorization`, `Cookie` and the other ``Redaction/defaultHeaders``)
-/// follows a redirect to another origin (scheme, host and port), and a 307 or 308 keeps its method
-/// and resends its body, uploads included (Courier follows those itself, because URLSession on
-/// Linux drops the body). The request a policy returns obeys ``HeaderFieldRules`` too: framing
-/// headers are removed, and a request with an invalid header is not followed (the 3xx is the answer).
+/// follows a redirect to another origin (scheme, host and port), a 307 or 308 keeps its method
+/// and resends its body, uploads included, only http and https are followed, and at most
+/// ``RedirectingTransport/maximumRedirects`` in a row. The request a policy returns obeys
+/// ``HeaderFieldRules`` too: framing headers are removed, and a request with an invalid header is
+/// not followed (the 3xx is the answer). Courier follows every redirect itself, above the engine
+/// (``RedirectingTransport``), so these rules hold whatever engine sends the requests.
 /// ```swift
 /// let transport = URLSessionTransport(redirectPolicy: .refuse)
 /// let stamped = URLSessionTransport(redirectPolicy: .modify { request, _ in
@@ -42,26 +44,49 @@ public struct RedirectPolicy: Sendable {
         RedirectPolicy(transform)
     }
 
-    /// Whether URLSession can be left to follow a redirect with this status: not a 307 or 308,
-    /// whose body it would drop on Linux, so Courier follows those itself.
-    static func sessionMayFollow(_ statusCode: Int) -> Bool {
-        statusCode != 307 && statusCode != 308
-    }
+    /// The status codes that redirect: 301, 302, 303, 307 and 308.
+    public static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
 
-    /// The request to follow for a redirect of `current` to `redirected`, or `nil` to stop there.
-    func request(redirecting current: URLRequest?, to redirected: URLRequest, response: HTTPURLResponse) -> URLRequest?
-    {
-        var next = redirected
-        if !Self.sameOrigin(current?.url, next.url) {
+    /// The request that follows `response`, a redirect of `request`, made safe; `nil` when the
+    /// response is the answer: not a redirect, no usable `Location`, a scheme other than http or
+    /// https, a refusal of the policy, or a request ``HeaderFieldRules`` refuses.
+    ///
+    /// A relative `Location` is resolved against the request's URL. 301 and 302 turn a `POST`,
+    /// and 303 anything but a `HEAD`, into a `GET` without a body, as browsers and URLSession do;
+    /// 307 and 308 keep the method and the body. Credential headers are removed when the origin
+    /// changes. Any engine that does not follow redirects itself gets these rules through
+    /// ``RedirectingTransport``.
+    /// - Parameters:
+    ///   - response: The response to `request`.
+    ///   - request: The request that was sent.
+    /// - Returns: The request to send next, or `nil`.
+    public func nextRequest(after response: HTTPURLResponse, for request: URLRequest) -> URLRequest? {
+        guard Self.redirectStatusCodes.contains(response.statusCode),
+            let location = response.value(forHTTPHeaderField: "Location"), let base = request.url,
+            let target = URL(string: location, relativeTo: base)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
+        else { return nil }
+        var next = request
+        next.url = target
+        if Self.becomesGET(response.statusCode, method: request.httpMethod ?? "GET") {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+        }
+        if !Self.sameOrigin(base, target) {
             for header in Redaction.defaultHeaders {
                 next.setValue(nil, forHTTPHeaderField: header)
             }
         }
-        if !Self.sessionMayFollow(response.statusCode), let current {
-            next.httpMethod = current.httpMethod
-            next.httpBody = current.httpBody
-        }
         return decide(next, response).flatMap { try? HeaderFieldRules.checked($0) }
+    }
+
+    /// Whether a redirect with `statusCode` turns a request with `method` into a body-less `GET`.
+    static func becomesGET(_ statusCode: Int, method: String) -> Bool {
+        switch statusCode {
+        case 301, 302: method.uppercased() == "POST"
+        case 303: method.uppercased() != "HEAD" && method.uppercased() != "GET"
+        default: false
+        }
     }
 
     private static func sameOrigin(_ first: URL?, _ second: URL?) -> Bool {

@@ -9,11 +9,6 @@ import Foundation
 /// handler never called hangs the task and one called twice crashes).
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let exchanges = Locked<[Int: Exchange]>([:])
-    private let redirectPolicy: RedirectPolicy
-
-    init(redirectPolicy: RedirectPolicy) {
-        self.redirectPolicy = redirectPolicy
-    }
 
     /// How many tasks are in flight (for tests that check nothing is left behind).
     var activeTaskCount: Int {
@@ -71,15 +66,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let next = redirectPolicy.request(redirecting: task.currentRequest, to: request, response: response)
-        guard let exchange = exchange(for: task) else { return completionHandler(next) }
-        if RedirectPolicy.sessionMayFollow(response.statusCode) {
-            exchange.answerRedirect(next, completionHandler: completionHandler)
-        } else {
-            // URLSession would resend a 307/308 without its body: stop here, and let the transport
-            // send `next` itself, with the body from its source.
-            exchange.answerRedirect(nil, ownRedirect: next, completionHandler: completionHandler)
-        }
+        // URLSession never follows a redirect: the 3xx is the task's answer, and the transport
+        // follows it above the engine (see `RedirectingTransport`), with Courier's rules.
+        guard let exchange = exchange(for: task) else { return completionHandler(nil) }
+        exchange.answerRedirect(completionHandler: completionHandler)
     }
 
     func urlSession(

@@ -25,6 +25,8 @@ import Foundation
 public final class URLSessionTransport: Transport {
     /// The session that sends the requests.
     public let session: URLSession
+    /// What to do with redirects; Courier follows them itself (see ``RedirectingTransport``).
+    public let redirectPolicy: RedirectPolicy
     private let router: SessionDelegate
 
     /// Creates a transport with its own session.
@@ -35,7 +37,8 @@ public final class URLSessionTransport: Transport {
         configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration,
         redirectPolicy: RedirectPolicy = .follow
     ) {
-        let router = SessionDelegate(redirectPolicy: redirectPolicy)
+        let router = SessionDelegate()
+        self.redirectPolicy = redirectPolicy
         let queue = OperationQueue()
         queue.name = "Courier.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
@@ -77,15 +80,15 @@ public final class URLSessionTransport: Transport {
     /// - Throws: The `URLError` of a failed transfer (`URLError(.cancelled)` when the Swift task
     ///   is cancelled), or a ``TransferError``.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let deadline = request.timeout.map(Deadline.init(after:))
-        var current = request
+        try await RedirectingTransport.follow(request, policy: redirectPolicy) { try await sendOnce($0) }
+    }
+
+    /// One hop: the request, sent again when a kept-alive connection closed under it.
+    private func sendOnce(_ request: TransportRequest) async throws -> TransportResponse {
         var resends = 0
-        for _ in 0..<Self.maximumRedirects {
-            current.timeout = deadline.map { max(0.001, $0.remaining) }
-            let response: TransportResponse
-            let redirect: URLRequest?
+        while true {
             do {
-                (response, redirect) = try await exchange(current)
+                return try await exchange(request)
             } catch is ResendNeeded {
                 // The server closed a kept-alive connection before answering; URLSession would
                 // resend on a new connection but cannot rewind the body (see `Exchange.cannotRewind`).
@@ -93,17 +96,9 @@ public final class URLSessionTransport: Transport {
                 guard resends <= Self.maximumResends else {
                     throw TransportFailure(kind: .connectionLost, underlying: URLError(.networkConnectionLost))
                 }
-                continue
             }
-            guard let redirect else { return response }
-            if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
-            current.urlRequest = redirect
         }
-        throw TransportFailure(kind: .tooManyRedirects, underlying: URLError(.httpTooManyRedirects))
     }
-
-    /// The most 307/308 redirects Courier follows itself for one request, as URLSession's own limit.
-    private static let maximumRedirects = 20
 
     /// The longest timeout given to URLSession: about 115 days. On Linux an infinite or huge value
     /// reaches libcurl unchecked and stops the process.
@@ -129,8 +124,8 @@ public final class URLSessionTransport: Transport {
     /// The most times a request is sent again because a kept-alive connection closed under it.
     private static let maximumResends = 2
 
-    /// One task: the response, and the request a 307/308 leads to, if it ended on one.
-    private func exchange(_ request: TransportRequest) async throws -> (TransportResponse, URLRequest?) {
+    /// One task: the response, a redirect included (URLSession is never left to follow one).
+    private func exchange(_ request: TransportRequest) async throws -> TransportResponse {
         let sink = request.writesToFile ? try DownloadFile() : nil
         let upload: UploadBody
         do {
@@ -156,7 +151,7 @@ public final class URLSessionTransport: Transport {
         } onCancel: {
             exchange.cancel()
         }
-        return (response, exchange.pendingRedirect)
+        return response
     }
 }
 

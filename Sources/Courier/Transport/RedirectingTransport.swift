@@ -1,0 +1,65 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Follows redirects above an engine that does not follow them itself, with Courier's rules (see
+/// ``RedirectPolicy``): so that credential stripping, the 307/308 method and body rules, the
+/// limit and the policy hold whatever engine sends the requests.
+///
+/// ``URLSessionTransport`` follows redirects this way (URLSession itself never does). Wrap your
+/// own engine in it, and turn the engine's own redirect following off:
+/// ```swift
+/// let transport = RedirectingTransport(engine: MyEngineTransport(), policy: .follow)
+/// ```
+/// Each hop is a new exchange with the engine: a redirect's body is discarded (its temporary file
+/// too), the request's body is sent again from its source for a 307 or 308, and the request's
+/// total ``TransportRequest/timeout`` spans every hop.
+public struct RedirectingTransport: Transport {
+    /// The most redirects followed in a row, as URLSession's own limit; one more fails with
+    /// ``TransportFailure/Kind/tooManyRedirects``.
+    public static let maximumRedirects = 20
+
+    /// The transport that sends each hop.
+    public let engine: any Transport
+    /// What to do with redirects.
+    public let policy: RedirectPolicy
+
+    /// Creates the transport.
+    /// - Parameters:
+    ///   - engine: Sends each hop; it must not follow redirects itself.
+    ///   - policy: What to do with redirects; follow them (safely) by default.
+    public init(engine: any Transport, policy: RedirectPolicy = .follow) {
+        self.engine = engine
+        self.policy = policy
+    }
+
+    /// Sends `request` and follows the redirects it leads to.
+    /// - Parameter request: What to send.
+    /// - Returns: The last response: the answer, or a redirect that is not followed.
+    /// - Throws: What the engine throws, or ``TransportFailure/Kind/tooManyRedirects``.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await Self.follow(request, policy: policy) { try await engine.send($0) }
+    }
+
+    /// Sends `request` with `hop` and follows its redirects: the loop every transport shares.
+    static func follow(
+        _ request: TransportRequest, policy: RedirectPolicy,
+        hop: (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        let deadline = request.timeout.map(Deadline.init(after:))
+        var current = request
+        for _ in 0...maximumRedirects {
+            current.timeout = deadline.map { max(0.001, $0.remaining) }
+            let response = try await hop(current)
+            guard let http = response.response, let next = policy.nextRequest(after: http, for: current.urlRequest)
+            else { return response }
+            if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
+            // A redirect that turned the request into a GET sends no body, whatever its source.
+            if next.httpMethod != current.urlRequest.httpMethod { current.body = .inline }
+            current.urlRequest = next
+        }
+        throw TransportFailure(kind: .tooManyRedirects, underlying: URLError(.httpTooManyRedirects))
+    }
+}
