@@ -88,24 +88,3 @@ final class DownloadFile: Sendable {
         close()
     }
 }
-
-// `write` and `close` are also names of this type's methods; these reach the system calls.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Darwin)
-        Darwin.write(descriptor, buffer, count)
-    #elseif canImport(Musl)
-        Musl.write(descriptor, buffer, count)
-    #else
-        Glibc.write(descriptor, buffer, count)
-    #endif
-}
-
-private func systemClose(_ descriptor: Int32) -> Int32 {
-    #if canImport(Darwin)
-        Darwin.close(descriptor)
-    #elseif canImport(Musl)
-        Musl.close(descriptor)
-    #else
-        Glibc.close(descriptor)
-    #endif
-}

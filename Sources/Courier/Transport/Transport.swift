@@ -26,6 +26,46 @@ public protocol Transport: Sendable {
     /// - Returns: The HTTP response and its body.
     /// - Throws: A transport error (usually a `URLError`) when no response was received.
     func send(_ request: TransportRequest) async throws -> TransportResponse
+
+    /// Sends `request` and returns the response as soon as its head arrives, with a body that
+    /// arrives as it is received. The default sends the request with ``send(_:)`` and returns the
+    /// whole body as one chunk: a transport that can stream implements this too.
+    /// - Parameter request: What to send (`writesToFile` does not apply).
+    /// - Returns: The response and its body.
+    /// - Throws: A transport error when no response head was received.
+    func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse
+}
+
+extension Transport {
+    /// Sends the request with ``send(_:)``; the body is the whole body, as one chunk.
+    public func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        var whole = request
+        whole.writesToFile = false
+        let response = try await send(whole)
+        return StreamedTransportResponse(
+            statusCode: response.statusCode, response: response.response, body: TransportBody(response.data))
+    }
+}
+
+/// What a ``Transport`` received when streaming: the head, and a body still arriving.
+public struct StreamedTransportResponse: Sendable {
+    /// The HTTP status code.
+    public let statusCode: Int
+    /// The HTTP response with its headers, when the transport has one.
+    public let response: HTTPURLResponse?
+    /// The body, chunk by chunk. Stop reading it (or drop it) to cancel the rest of the transfer.
+    public let body: TransportBody
+
+    /// Creates a streamed response.
+    /// - Parameters:
+    ///   - statusCode: The HTTP status code.
+    ///   - response: The HTTP response, if any.
+    ///   - body: The body.
+    public init(statusCode: Int, response: HTTPURLResponse?, body: TransportBody) {
+        self.statusCode = statusCode
+        self.response = response
+        self.body = body
+    }
 }
 
 /// What a ``Transport`` is asked to send.

@@ -45,23 +45,23 @@ extension TransportConformance {
         /// 301, 302 and 303 turn a `POST` into a `GET` without a body; 307 and 308 keep the method
         /// and the body.
         case redirectMethods
-        /// A redirect loop ends with ``TransportFailure/Kind/tooManyRedirects``.
+        /// A redirect loop ends with `TransportFailure.Kind.tooManyRedirects`.
         case redirectLoop
         /// Credentials (`Authorization`, `Cookie`) never follow a redirect to another origin.
         case redirectCrossOrigin
 
         // Failures, timeouts and cancellation.
-        /// Connection refused is ``TransportFailure/Kind/cannotConnect``.
+        /// Connection refused is `TransportFailure.Kind.cannotConnect`.
         case connectionRefused
-        /// A connection closed before the status line is ``TransportFailure/Kind/connectionLost``.
+        /// A connection closed before the status line is `TransportFailure.Kind.connectionLost`.
         case closedBeforeStatus
-        /// A body shorter than its `Content-Length` is ``TransportFailure/Kind/connectionLost``.
+        /// A body shorter than its `Content-Length` is `TransportFailure.Kind.connectionLost`.
         case incompleteBody
-        /// An answer that is not HTTP is ``TransportFailure/Kind/badServerResponse``.
+        /// An answer that is not HTTP is `TransportFailure.Kind.badServerResponse`.
         case notHTTP
-        /// Headers over the engine's limit are ``TransportFailure/Kind/badServerResponse``.
+        /// Headers over the engine's limit are `TransportFailure.Kind.badServerResponse`.
         case oversizeHeaders
-        /// A server that stalls after its head ends with ``TransportFailure/Kind/timedOut`` at the
+        /// A server that stalls after its head ends with `TransportFailure.Kind.timedOut` at the
         /// request's timeout, never before it.
         case stallTimesOut
         /// Cancelling before the response head arrives ends `send` promptly with a cancellation.

@@ -5,7 +5,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The behaviour every Courier ``Transport`` must have, as cases that a transport's author runs
+/// The behaviour every Courier `Transport` must have, as cases that a transport's author runs
 /// from their own test target, against ``LoopbackServer``s the cases start on 127.0.0.1.
 ///
 /// ```swift

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// `write` and `close` are also names of methods of the types that call these (and of
+// `InputStream`/`OutputStream`); these reach the system calls, whatever the C library.
+
+/// `write(2)`.
+func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+        Darwin.write(descriptor, buffer, count)
+    #elseif canImport(Musl)
+        Musl.write(descriptor, buffer, count)
+    #else
+        Glibc.write(descriptor, buffer, count)
+    #endif
+}
+
+/// `close(2)`.
+func systemClose(_ descriptor: Int32) -> Int32 {
+    #if canImport(Darwin)
+        Darwin.close(descriptor)
+    #elseif canImport(Musl)
+        Musl.close(descriptor)
+    #else
+        Glibc.close(descriptor)
+    #endif
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The body of a response as it arrives: byte chunks in order, for a consumer that reads them
+/// as they come instead of waiting for the whole body.
+///
+/// An engine makes one with ``makeStream(memoryLimit:)`` and feeds the ``Writer``; the consumer
+/// iterates the body once. Memory stays bounded whatever the consumer's pace: chunks the consumer
+/// has not read yet are kept in memory up to `memoryLimit` bytes and then in a temporary file
+/// (read back in order), so an engine without backpressure (URLSession) never holds a slow
+/// consumer's backlog in memory. Ending the iteration early, or dropping the body, calls the
+/// writer's ``Writer/onTermination``: the engine cancels the transfer there.
+/// ```swift
+/// let (body, writer) = TransportBody.makeStream()
+/// writer.onTermination = { task.cancel() }
+/// // engine: writer.write(chunk) … writer.finish() or writer.fail(error)
+/// for try await chunk in body { consume(chunk) }
+/// ```
+public struct TransportBody: AsyncSequence, Sendable {
+    /// A chunk of bytes.
+    public typealias Element = Data
+
+    /// The default memory limit: 4 MiB.
+    public static let defaultMemoryLimit = 4 << 20
+
+    private let consumer: BodyConsumer
+
+    /// A body and the writer that feeds it.
+    /// - Parameter memoryLimit: The most unread bytes kept in memory before they go to a
+    ///   temporary file; 4 MiB by default.
+    /// - Returns: The body, for the consumer, and its writer, for the engine.
+    public static func makeStream(memoryLimit: Int = defaultMemoryLimit) -> (TransportBody, Writer) {
+        let buffer = BodyBuffer(memoryLimit: Swift.max(1, memoryLimit))
+        return (TransportBody(consumer: BodyConsumer(buffer)), Writer(buffer))
+    }
+
+    /// A body that is `data`, whole: what ``Transport/stream(_:)`` gives for a transport that only
+    /// returns whole bodies.
+    /// - Parameter data: The bytes.
+    public init(_ data: Data) {
+        let (body, writer) = Self.makeStream(memoryLimit: Swift.max(1, data.count))
+        if !data.isEmpty { writer.write(data) }
+        writer.finish()
+        self = body
+    }
+
+    private init(consumer: BodyConsumer) {
+        self.consumer = consumer
+    }
+
+    /// Reads the chunks in order.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(iteration: BodyIteration(consumer))
+    }
+
+    /// All the chunks, joined; fails with ``TransportBodyError/tooLarge(limit:)`` past `limit`.
+    /// - Parameter limit: The most bytes to collect.
+    /// - Returns: The body.
+    public func collect(upTo limit: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in self {
+            guard data.count + chunk.count <= limit else { throw TransportBodyError.tooLarge(limit: limit) }
+            data.append(chunk)
+        }
+        return data
+    }
+
+    /// Reads a ``TransportBody``'s chunks.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let iteration: BodyIteration
+
+        /// The next chunk, or `nil` at the end of the body.
+        /// - Throws: The engine's error, or `CancellationError` when the reading task is cancelled.
+        public mutating func next() async throws -> Data? {
+            try await iteration.next()
+        }
+    }
+
+    /// Feeds a ``TransportBody``: the engine's side.
+    public final class Writer: Sendable {
+        private let buffer: BodyBuffer
+
+        init(_ buffer: BodyBuffer) {
+            self.buffer = buffer
+        }
+
+        /// Called once when the consumer stops reading before the end (it ended its iteration,
+        /// dropped the body, or its task was cancelled): cancel the transfer there.
+        public var onTermination: (@Sendable () -> Void)? {
+            get { buffer.onTermination }
+            set { buffer.onTermination = newValue }
+        }
+
+        /// Whether the consumer has stopped reading: writing more is useless.
+        public var isTerminated: Bool { buffer.isTerminated }
+
+        /// Appends a chunk; ignored after ``finish()``, ``fail(_:)`` or termination.
+        /// - Parameter data: The bytes.
+        public func write(_ data: Data) {
+            buffer.write(data)
+        }
+
+        /// Ends the body.
+        public func finish() {
+            buffer.end(with: nil)
+        }
+
+        /// Ends the body with `error`, which the consumer's next read throws.
+        /// - Parameter error: Why the body ended.
+        public func fail(_ error: any Error) {
+            buffer.end(with: error)
+        }
+    }
+}
+
+/// Why reading a ``TransportBody`` failed.
+public enum TransportBodyError: Error, Sendable, Equatable {
+    /// The body was longer than the limit given to ``TransportBody/collect(upTo:)``.
+    case tooLarge(limit: Int)
+    /// A chunk could not be kept in, or read back from, the temporary file.
+    case bufferFileFailed
+}
