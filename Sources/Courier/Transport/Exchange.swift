@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 /// One request and its response as they pass through ``URLSessionTransport``: the body, buffered
-/// once in memory or written to a file Courier owns, the progress counts, the continuation that is
-/// resumed exactly once, and the task to cancel.
+/// once in memory, written to a file Courier owns, or handed to a ``TransportBody`` as it arrives
+/// (then the continuation is resumed with the head), the progress counts, the continuation that
+/// is resumed exactly once, and the task to cancel.
 final class Exchange: Sendable {
     private struct State: Sendable {
         var continuation: CheckedContinuation<TransportResponse, any Error>?
@@ -24,6 +25,8 @@ final class Exchange: Sendable {
         var finished = false
         /// Set when the task was cancelled because its body could not be rewound (``cannotRewind()``).
         var mustResend = false
+        /// Set when the caller's wait ended early (cancelled, timed out): nothing reaches it after.
+        var abandoned = false
     }
 
     /// The timeout's timer source.
@@ -47,15 +50,18 @@ final class Exchange: Sendable {
     private let temporaryBody: URL?
     /// The file a streamed upload reads, and its size (URLSession does not know it).
     private let streamedBody: (url: URL, size: Int64)?
+    /// Where the body goes as it arrives, for a streamed response.
+    private let bodyWriter: TransportBody.Writer?
 
     init(
         progress: (@Sendable (TransferProgress) -> Void)?, sink: DownloadFile?, temporaryBody: URL?,
-        streamedBody: (url: URL, size: Int64)?
+        streamedBody: (url: URL, size: Int64)?, bodyWriter: TransportBody.Writer? = nil
     ) {
         self.progress = progress
         self.sink = sink
         self.temporaryBody = temporaryBody
         self.streamedBody = streamedBody
+        self.bodyWriter = bodyWriter
     }
 
     /// A fresh stream of the upload's file, for each time URLSession asks for one; `nil` when the
@@ -121,9 +127,11 @@ final class Exchange: Sendable {
     private func settleEarly(throwing error: any Error, mark: (inout State) -> Void) {
         let (continuation, timer) = state.withLock { state in
             mark(&state)
+            state.abandoned = true
             return (state.continuation.take(), state.timer.take())
         }
         timer?.source.cancel()
+        bodyWriter?.fail(error)
         if let continuation {
             discardFiles()
             continuation.resume(throwing: error)
@@ -163,8 +171,11 @@ final class Exchange: Sendable {
         let length = response.expectedContentLength
         // A compressed body arrives decompressed, so its Content-Length is not the total.
         let expected = length > 0 && http?.value(forHTTPHeaderField: "Content-Encoding") == nil ? length : nil
+        var head: CheckedContinuation<TransportResponse, any Error>?
         let proceed = state.withLock { state in
             guard !state.cancelRequested && !state.timedOut && !state.mustResend else { return false }
+            // A streamed response is handed over at its head; its body follows through the writer.
+            if final, bodyWriter != nil, http != nil { head = state.continuation.take() }
             if final {
                 state.response = http
                 state.body = Data()
@@ -177,6 +188,7 @@ final class Exchange: Sendable {
             return true
         }
         if proceed { control.answer { disposition(.allow) } }
+        if let head, let http { head.resume(returning: TransportResponse(response: http, data: Data())) }
     }
 
     /// Declines a redirect, so that the 3xx is the task's answer, while no cancellation can slip
@@ -193,14 +205,15 @@ final class Exchange: Sendable {
         let written = sink.map { $0.write(data) } ?? true
         let report: (Int64, Int64?)? = state.withLock { state in
             // Nothing reaches a caller whose wait has ended.
-            guard state.continuation != nil else { return nil }
-            if sink == nil { state.body.append(data) }
+            guard !state.abandoned else { return nil }
+            if sink == nil && bodyWriter == nil { state.body.append(data) }
             if !written { state.writeFailed = true }
             state.receivedBytes += Int64(data.count)
             return (state.receivedBytes, state.expectedBytes)
         }
         if !written { control.stop() }
         guard let (received, expected) = report else { return }
+        bodyWriter?.write(data)
         progress?(TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected))
     }
 
@@ -208,7 +221,7 @@ final class Exchange: Sendable {
     /// reports -1); Courier measured the file, so the total is known on every path.
     func sent(_ bytes: Int64, of expected: Int64) {
         let total = expected > 0 ? expected : streamedBody?.size
-        guard state.withLock({ $0.continuation != nil }) else { return }
+        guard state.withLock({ !$0.abandoned }) else { return }
         progress?(TransferProgress(direction: .upload, completedBytes: bytes, expectedBytes: total))
     }
 
@@ -233,6 +246,12 @@ final class Exchange: Sendable {
                     return (state.continuation, result(of: state, error: error, taskResponse: taskResponse))
                 }
         state.withLock { $0.timer.take() }?.source.cancel()
+        if let bodyWriter {
+            switch settled {
+            case .success: bodyWriter.finish()
+            case .failure(let error): bodyWriter.fail(error)
+            }
+        }
         guard let continuation else {
             // The caller's wait ended early (cancelled or timed out): only clean up.
             discardFiles()

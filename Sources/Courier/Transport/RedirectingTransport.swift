@@ -43,19 +43,47 @@ public struct RedirectingTransport: Transport {
         try await Self.follow(request, policy: policy) { try await engine.send($0) }
     }
 
-    /// Sends `request` with `hop` and follows its redirects: the loop every transport shares.
+    /// Streams `request` and follows the redirects it leads to; a redirect's body is dropped
+    /// unread, which ends its transfer.
+    /// - Parameter request: What to send.
+    /// - Returns: The last response: the answer, or a redirect that is not followed.
+    /// - Throws: What the engine throws, or ``TransportFailure/Kind/tooManyRedirects``.
+    public func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        try await Self.followStream(request, policy: policy) { try await engine.stream($0) }
+    }
+
+    /// The redirect loop of a streamed request: a redirect's body is dropped unread.
+    static func followStream(
+        _ request: TransportRequest, policy: RedirectPolicy,
+        hop: (TransportRequest) async throws -> StreamedTransportResponse
+    ) async throws -> StreamedTransportResponse {
+        try await loop(request, policy: policy, head: \.response, discard: { _ in }, hop: hop)
+    }
+
+    /// The redirect loop of a whole-body request: a redirect's body file is deleted.
     static func follow(
         _ request: TransportRequest, policy: RedirectPolicy,
         hop: (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
+        try await loop(
+            request, policy: policy, head: \.response,
+            discard: { if let file = $0.fileURL { try? FileManager.default.removeItem(at: file) } }, hop: hop)
+    }
+
+    /// Sends `request` with `hop` and follows its redirects: the loop every transport shares,
+    /// whatever the shape of its answers.
+    private static func loop<Answer>(
+        _ request: TransportRequest, policy: RedirectPolicy, head: (Answer) -> HTTPURLResponse?,
+        discard: (Answer) -> Void, hop: (TransportRequest) async throws -> Answer
+    ) async throws -> Answer {
         let deadline = request.timeout.map(Deadline.init(after:))
         var current = request
         for _ in 0...maximumRedirects {
             current.timeout = deadline.map { max(0.001, $0.remaining) }
-            let response = try await hop(current)
-            guard let http = response.response, let next = policy.nextRequest(after: http, for: current.urlRequest)
-            else { return response }
-            if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
+            let answer = try await hop(current)
+            guard let http = head(answer), let next = policy.nextRequest(after: http, for: current.urlRequest)
+            else { return answer }
+            discard(answer)
             // A redirect that turned the request into a GET sends no body, whatever its source.
             if next.httpMethod != current.urlRequest.httpMethod { current.body = .inline }
             current.urlRequest = next

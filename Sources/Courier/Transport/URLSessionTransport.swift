@@ -83,6 +83,36 @@ public final class URLSessionTransport: Transport {
         try await RedirectingTransport.follow(request, policy: redirectPolicy) { try await sendOnce($0) }
     }
 
+    /// Sends `request` and returns the response at its head, the body following as it arrives.
+    ///
+    /// URLSession on Linux has no backpressure (suspending a task and resuming it restarts the
+    /// transfer: a 64 MiB body arrived as 77 MB), so the transfer runs at the network's pace and
+    /// the ``TransportBody`` keeps a slow reader's backlog in a temporary file beyond its memory
+    /// limit. Stopping the iteration cancels the transfer. Redirects are followed first.
+    /// - Parameter request: What to send (`writesToFile` does not apply).
+    /// - Returns: The head and the body.
+    /// - Throws: A transport error when no head was received.
+    public func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        try await RedirectingTransport.followStream(request, policy: redirectPolicy) { try await streamOnce($0) }
+    }
+
+    /// One streamed hop, sent again when a kept-alive connection closed under it before its head.
+    private func streamOnce(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        var resends = 0
+        while true {
+            let (body, writer) = TransportBody.makeStream()
+            do {
+                let head = try await exchange(request, streamingTo: writer)
+                return StreamedTransportResponse(statusCode: head.statusCode, response: head.response, body: body)
+            } catch is ResendNeeded {
+                resends += 1
+                guard resends <= Self.maximumResends else {
+                    throw TransportFailure(kind: .connectionLost, underlying: URLError(.networkConnectionLost))
+                }
+            }
+        }
+    }
+
     /// One hop: the request, sent again when a kept-alive connection closed under it.
     private func sendOnce(_ request: TransportRequest) async throws -> TransportResponse {
         var resends = 0
@@ -125,8 +155,10 @@ public final class URLSessionTransport: Transport {
     private static let maximumResends = 2
 
     /// One task: the response, a redirect included (URLSession is never left to follow one).
-    private func exchange(_ request: TransportRequest) async throws -> TransportResponse {
-        let sink = request.writesToFile ? try DownloadFile() : nil
+    private func exchange(
+        _ request: TransportRequest, streamingTo writer: TransportBody.Writer? = nil
+    ) async throws -> TransportResponse {
+        let sink = request.writesToFile && writer == nil ? try DownloadFile() : nil
         let upload: UploadBody
         do {
             upload = try UploadBody(request.body)
@@ -136,7 +168,9 @@ public final class URLSessionTransport: Transport {
         }
         let exchange = Exchange(
             progress: request.progress, sink: sink, temporaryBody: upload.temporaryFile,
-            streamedBody: upload.streamedFile)
+            streamedBody: upload.streamedFile, bodyWriter: writer)
+        // A reader that stops reading the body ends the transfer.
+        writer?.onTermination = { exchange.cancel() }
         var urlRequest = request.urlRequest
         urlRequest.timeoutInterval = Self.engineTimeout(urlRequest.timeoutInterval)
         let response = try await withTaskCancellationHandler {

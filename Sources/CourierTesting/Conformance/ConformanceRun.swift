@@ -71,6 +71,7 @@ struct ConformanceRun: Sendable {
         case .responses: try await performResponseCase()
         case .requestBodies: try await performRequestBodyCase()
         case .redirects: try await performRedirectCase()
+        case .streams: try await performStreamCase()
         case .failures: try await performFailureCase()
         }
     }

@@ -50,6 +50,13 @@ extension TransportConformance {
         /// Credentials (`Authorization`, `Cookie`) never follow a redirect to another origin.
         case redirectCrossOrigin
 
+        // Streamed responses (`Transport.stream`).
+        /// The head is returned while the body is still arriving, and the body then arrives
+        /// whole, chunk by chunk.
+        case streamedHeadBeforeBody
+        /// Stopping reading a streamed body early closes the connection promptly.
+        case streamedEarlyEnd
+
         // Failures, timeouts and cancellation.
         /// Connection refused is `TransportFailure.Kind.cannotConnect`.
         case connectionRefused
@@ -97,7 +104,7 @@ extension TransportConformance {
         }
 
         enum Group {
-            case responses, requestBodies, redirects, failures
+            case responses, requestBodies, redirects, streams, failures
         }
 
         var group: Group {
@@ -109,6 +116,7 @@ extension TransportConformance {
             case .requestBodyFromData, .requestBodyFromFile, .requestBodyMultipart, .downloadToFile, .progress:
                 .requestBodies
             case .redirectMethods, .redirectLoop, .redirectCrossOrigin: .redirects
+            case .streamedHeadBeforeBody, .streamedEarlyEnd: .streams
             case .connectionRefused, .closedBeforeStatus, .incompleteBody, .notHTTP, .oversizeHeaders, .stallTimesOut,
                 .cancelBeforeHead, .cancelDuringBody:
                 .failures

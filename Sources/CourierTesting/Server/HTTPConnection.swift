@@ -38,6 +38,7 @@ struct HTTPConnection {
             case .send(let data): guard Socket.write(descriptor, data) else { return }
             case .pause(let seconds): Thread.sleep(forTimeInterval: seconds)
             case .stall: while !Socket.read(descriptor).isEmpty {}
+            case .run(let body): body()
             }
         }
     }

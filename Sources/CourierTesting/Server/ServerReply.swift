@@ -29,6 +29,10 @@ public struct ServerReply: Sendable {
         case pause(TimeInterval)
         /// Keeps the connection open, sending nothing, until the client closes it.
         case stall
+        /// Runs this on the connection's thread, in order: to hold the reply until a test says so,
+        /// or to tell a test that the steps before it are done (after ``stall``, that the client
+        /// closed the connection).
+        case run(@Sendable () -> Void)
     }
 
     /// A reply made of raw steps (bytes and pauses), after which the connection is closed: for

@@ -50,6 +50,22 @@ struct TransportConformanceCatchesTests {
         }
     }
 
+    /// Implements only `send`: its `stream` is the default, which waits for the whole body.
+    struct WholeBodyTransport: Transport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            try await base.send(request)
+        }
+    }
+
+    @Test("a transport that only returns whole bodies fails streamedHeadBeforeBody")
+    func wholeBodiesOnly() async throws {
+        let error = await #expect(throws: ConformanceFailure.self) {
+            try await TransportConformance { WholeBodyTransport() }.check(.streamedHeadBeforeBody)
+        }
+        #expect(error?.description == "streamedHeadBeforeBody: the head came back only once the whole body had arrived")
+    }
+
     @Test("a transport that drops bodies fails smallAndEmptyBodies, naming what differed")
     func droppedBody() async throws {
         let error = await #expect(throws: ConformanceFailure.self) {
