@@ -15,21 +15,27 @@ import Foundation
 /// URLSession gives no backpressure, so the cheaper each chunk is to handle, the fewer chunks wait
 /// in memory: chunks are gathered into writes of up to ``batchSize`` bytes with `write(2)` on a
 /// plain descriptor.
-final class DownloadFile: Sendable {
-    /// How much is gathered before a write.
-    static let batchSize = 1 << 20
+///
+/// A transport returns the file as ``TransportResponse/fileURL`` for a request that
+/// ``TransportRequest/writesToFile``; the provider then moves it to its destination (or deletes
+/// it). Any engine can write its downloads with one: `write` each chunk, `flush` at the end,
+/// `close`, and `delete` on failure.
+public final class DownloadFile: Sendable {
+    /// How much is gathered before a write: 1 MiB.
+    public static let batchSize = 1 << 20
 
     private struct State {
         var descriptor: Int32?
         var pending = Data()
     }
 
-    let url: URL
+    /// Where the file is.
+    public let url: URL
     private let state: Locked<State>
 
-    /// Creates an empty file, readable and writable by its owner only.
+    /// Creates an empty file in the temporary folder, readable and writable by its owner only.
     /// - Throws: ``TransferError/cannotWriteFile(_:)``.
-    init() throws(TransferError) {
+    public init() throws(TransferError) {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "courier-download-\(UUID().uuidString).part")
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -38,8 +44,11 @@ final class DownloadFile: Sendable {
         self.state = Locked(State(descriptor: descriptor))
     }
 
-    /// Appends `data`; `false` when a write failed (a full disk, say).
-    func write(_ data: Data) -> Bool {
+    /// Appends `data`.
+    /// - Parameter data: The bytes.
+    /// - Returns: `false` when a write failed (a full disk, say), or the file is closed.
+    @discardableResult
+    public func write(_ data: Data) -> Bool {
         state.withLock { state in
             guard let descriptor = state.descriptor else { return false }
             state.pending.append(data)
@@ -49,8 +58,10 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// Writes what is still gathered; `false` when that write failed.
-    func flush() -> Bool {
+    /// Writes what is still gathered.
+    /// - Returns: `false` when that write failed, or the file is closed.
+    @discardableResult
+    public func flush() -> Bool {
         state.withLock { state in
             guard let descriptor = state.descriptor else { return false }
             defer { state.pending = Data() }
@@ -58,7 +69,8 @@ final class DownloadFile: Sendable {
         }
     }
 
-    func close() {
+    /// Closes the file, dropping what was not flushed; later writes fail.
+    public func close() {
         state.withLock { state in
             if let open = state.descriptor { _ = systemClose(open) }
             state.descriptor = nil
@@ -79,7 +91,8 @@ final class DownloadFile: Sendable {
         }
     }
 
-    func delete() {
+    /// Closes the file and deletes it.
+    public func delete() {
         close()
         try? FileManager.default.removeItem(at: url)
     }

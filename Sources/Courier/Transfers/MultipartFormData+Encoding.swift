@@ -2,8 +2,11 @@ import Foundation
 
 extension MultipartFormData {
     /// An encoded body: in memory, or in a temporary file that its owner deletes.
-    enum EncodedBody: Sendable {
+    /// A form encoded for an upload: what any engine sends, with its length known.
+    public enum EncodedBody: Sendable {
+        /// The whole body, in memory.
         case data(Data)
+        /// A temporary file holding the body; delete it once the upload ends.
         case temporaryFile(URL)
     }
 
@@ -40,9 +43,12 @@ extension MultipartFormData {
         }
     }
 
-    /// The body for an upload: in memory up to ``encodingMemoryThreshold``, otherwise written to
-    /// a new temporary file, which the caller must delete.
-    func encodedForUpload() throws(TransferError) -> EncodedBody {
+    /// The body for an upload, as any transport sends it: in memory up to
+    /// ``encodingMemoryThreshold``, otherwise written to a new temporary file, which the caller
+    /// deletes once the upload ends. Its length is ``contentLength()``.
+    /// - Returns: The encoded body.
+    /// - Throws: ``TransferError`` when a part cannot be read or the file cannot be written.
+    public func encodedForUpload() throws(TransferError) -> EncodedBody {
         guard try contentLength() > encodingMemoryThreshold else { return .data(try encoded()) }
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-multipart-\(UUID().uuidString).body")
