@@ -19,7 +19,9 @@ import Foundation
 /// }
 /// ```
 /// A transport returns every HTTP status code as a response; it throws only when no response was
-/// received. It should stop promptly when the calling Swift task is cancelled.
+/// received. It should stop promptly when the calling Swift task is cancelled. An engine that can
+/// follow redirects should not: wrap it in ``RedirectingTransport``, so that Courier's redirect
+/// rules hold. CourierTesting's `TransportConformance` checks all of this against a local server.
 public protocol Transport: Sendable {
     /// Sends `request` and returns the response with its whole body.
     /// - Parameter request: What to send.
