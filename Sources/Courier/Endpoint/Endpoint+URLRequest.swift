@@ -85,7 +85,7 @@ extension RequestValidationError {
     /// The reason a method cannot carry the upload `task`, or `nil`.
     static func check(_ task: HTTPTask, method: HTTPMethod) -> RequestValidationError? {
         switch task {
-        case .uploadFile, .uploadMultipartFormData, .uploadCompositeMultipartFormData:
+        case .uploadFile, .uploadStream, .uploadMultipartFormData, .uploadCompositeMultipartFormData:
             method.forbidsBody ? .bodyNotAllowed(method) : nil
         default:
             nil
@@ -118,7 +118,7 @@ extension HTTPTask {
             }
             request = try Self.encode(bodyParameters, with: bodyOnly ?? bodyEncoding, into: request)
             return try Self.encode(urlParameters, with: URLEncoding.queryString, into: request)
-        case .uploadFile:
+        case .uploadFile, .uploadStream:
             return request
         case .uploadMultipartFormData(let form):
             return try Self.multipart(form, into: request)

@@ -12,3 +12,13 @@ public enum RetryResult: Sendable {
     /// error becomes ``CourierError/underlying(_:_:)`` with the attempt's response).
     case doNotRetryWithError(any Error)
 }
+
+extension RetryResult {
+    /// Whether this result asks for another attempt.
+    var retries: Bool {
+        switch self {
+        case .retry, .retryWithDelay: true
+        case .doNotRetry, .doNotRetryWithError: false
+        }
+    }
+}

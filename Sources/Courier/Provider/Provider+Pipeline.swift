@@ -108,6 +108,10 @@ extension Provider {
         let context = setup.context(attempt: attempt, response: failure.error.response)
         let result = await interceptor.retry(failure.request, dueTo: failure.error, context: context)
         guard !Task.isCancelled else { return .finish(.cancelled) }
+        // A body that can be read only once is never sent again, and the error says so.
+        if case .stream(let stream) = setup.body, !stream.canBeSent, result.retries {
+            return .finish(.underlying(TransferError.streamNotReplayable, failure.error.response))
+        }
         switch result {
         case .retry:
             return setup.timeouts.forbidsRetry(after: 0) ? .finish(failure.error) : .retry

@@ -23,14 +23,14 @@ struct RequestKey: Hashable, Sendable {
 
     /// The key under which the request of `task` may join an identical one in flight, or `nil`
     /// when it never joins: a method that is not idempotent, a download (two destinations cannot
-    /// be compared), or a multipart upload (nor can two forms' streams).
+    /// be compared), or a multipart or stream upload (nor can two forms' or streams' bytes).
     static func joining(_ request: URLRequest, task: HTTPTask) -> RequestKey? {
         guard joinableMethods.contains(request.httpMethod?.uppercased() ?? "GET"), task.downloadDestination == nil
         else { return nil }
         switch task.transportBody {
         case .inline: return RequestKey(request)
         case .file(let url): return RequestKey(request, bodyFile: url.standardizedFileURL)
-        case .multipart: return nil
+        case .multipart, .stream: return nil
         }
     }
 

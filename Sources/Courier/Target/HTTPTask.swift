@@ -50,6 +50,8 @@ public enum HTTPTask: Sendable {
     )
     /// A request whose body is the file at this URL, streamed from disk.
     case uploadFile(URL)
+    /// A request whose body is read from a stream as it is sent.
+    case uploadStream(UploadStream)
     /// A `multipart/form-data` request; large bodies are streamed from a temporary file.
     case uploadMultipartFormData(MultipartFormData)
     /// A `multipart/form-data` request with parameters encoded into the query string.
@@ -69,6 +71,7 @@ public enum HTTPTask: Sendable {
     var transportBody: TransportRequest.Body {
         switch self {
         case .uploadFile(let url): .file(url)
+        case .uploadStream(let stream): .stream(stream)
         case .uploadMultipartFormData(let form), .uploadCompositeMultipartFormData(let form, _): .multipart(form)
         default: .inline
         }

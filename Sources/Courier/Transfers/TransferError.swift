@@ -16,6 +16,10 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     case cannotMoveDownload(to: URL)
     /// The download's destination is a folder; Courier never removes one to make room.
     case destinationIsDirectory(URL)
+    /// The request's body is a stream that can be read only once (``UploadStream/isReplayable``
+    /// is `false`), so the request is not sent again: not retried, not resent, not redirected
+    /// with its body.
+    case streamNotReplayable
 
     /// A sentence describing the problem.
     public var description: String {
@@ -30,6 +34,8 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cannotMoveDownload(let url): "Cannot move the downloaded file to \(url.path)."
         case .destinationIsDirectory(let url):
             "The download's destination \(url.path) is a folder; choose a file name inside it."
+        case .streamNotReplayable:
+            "The request was not sent again: its body is a stream that can be read only once."
         }
     }
 }

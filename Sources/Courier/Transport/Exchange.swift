@@ -48,14 +48,15 @@ final class Exchange: Sendable {
     private let sink: DownloadFile?
     /// A temporary file (an encoded multipart body) to delete when the task ends.
     private let temporaryBody: URL?
-    /// The file a streamed upload reads, and its size (URLSession does not know it).
-    private let streamedBody: (url: URL, size: Int64)?
+    /// Where a body URLSession reads as a stream comes from, and its size (URLSession does not
+    /// know it).
+    private let streamedBody: StreamedBody?
     /// Where the body goes as it arrives, for a streamed response.
     private let bodyWriter: TransportBody.Writer?
 
     init(
         progress: (@Sendable (TransferProgress) -> Void)?, sink: DownloadFile?, temporaryBody: URL?,
-        streamedBody: (url: URL, size: Int64)?, bodyWriter: TransportBody.Writer? = nil
+        streamedBody: StreamedBody?, bodyWriter: TransportBody.Writer? = nil
     ) {
         self.progress = progress
         self.sink = sink
@@ -64,10 +65,17 @@ final class Exchange: Sendable {
         self.bodyWriter = bodyWriter
     }
 
-    /// A fresh stream of the upload's file, for each time URLSession asks for one; `nil` when the
-    /// body is not streamed.
+    /// A fresh stream of the body, for each time URLSession asks for one; `nil` when the body is
+    /// not streamed. A stream that cannot be made (a stream body that cannot be read again, a
+    /// file gone) ends the exchange with that error at once: URLSession would wait for a body.
     func makeBodyStream() -> InputStream? {
-        streamedBody.flatMap { InputStream(url: $0.url) }
+        guard let streamedBody else { return nil }
+        do {
+            return try streamedBody.make()
+        } catch {
+            settleEarly(throwing: error) { _ in }
+            return nil
+        }
     }
 
     /// URLSession asked to rewind a body that is not streamed. On Linux that happens when a server

@@ -80,6 +80,8 @@ public struct TransportRequest: Sendable {
         case file(URL)
         /// A multipart form, encoded when sent (large bodies through a temporary file).
         case multipart(MultipartFormData)
+        /// A stream, read as the body is sent.
+        case stream(UploadStream)
     }
 
     /// The request, as adapted by the interceptor.
@@ -122,6 +124,7 @@ extension TransportRequest.Body {
         case .inline: Int64(request.httpBody?.count ?? 0)
         case .file(let url): Int64((try? MultipartFormData.size(of: url)) ?? 0)
         case .multipart(let form): Int64((try? form.contentLength()) ?? 0)
+        case .stream(let stream): Int64(stream.length ?? 0)
         }
     }
 }

@@ -168,7 +168,7 @@ public final class URLSessionTransport: Transport {
         }
         let exchange = Exchange(
             progress: request.progress, sink: sink, temporaryBody: upload.temporaryFile,
-            streamedBody: upload.streamedFile, bodyWriter: writer)
+            streamedBody: upload.streamed, bodyWriter: writer)
         // A reader that stops reading the body ends the transfer.
         writer?.onTermination = { exchange.cancel() }
         var urlRequest = request.urlRequest
@@ -195,6 +195,7 @@ private struct UploadBody {
         case inline
         case data(Data)
         case file(URL)
+        case stream(UploadStream)
     }
 
     let source: Source
@@ -218,7 +219,42 @@ private struct UploadBody {
                 let size = try MultipartFormData.size(of: url)
                 (source, temporaryFile, fileSize) = (try Self.fileSource(url, size: size), url, size)
             }
+        case .stream(let stream):
+            (source, temporaryFile, fileSize) = (try Self.streamSource(stream), nil, stream.length ?? 0)
         }
+    }
+
+    /// A stream body as this platform sends it: on Linux, one of known length up to
+    /// ``URLSessionTransport/linuxKnownLengthUploadLimit`` is read into memory first, to be sent
+    /// with its `Content-Length` (see ``fileSource(_:size:)``).
+    private static func streamSource(_ stream: UploadStream) throws -> Source {
+        #if canImport(FoundationNetworking)
+            guard let length = stream.length, length <= URLSessionTransport.linuxKnownLengthUploadLimit else {
+                return .stream(stream)
+            }
+            let data = try read(stream.makeStream(), limit: Int(length) + 1)
+            guard data.count == Int(length) else {
+                throw TransferError.streamLengthMismatch(part: "body", expected: length, actual: UInt64(data.count))
+            }
+            return .data(data)
+        #else
+            return .stream(stream)
+        #endif
+    }
+
+    /// Up to `limit` bytes of `stream`.
+    private static func read(_ stream: InputStream, limit: Int) throws -> Data {
+        stream.open()
+        defer { stream.close() }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while data.count < limit {
+            let count = stream.read(&buffer, maxLength: min(buffer.count, limit - data.count))
+            if count < 0 { throw TransferError.streamFailed(part: "body") }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data
     }
 
     /// A file body as this platform sends it with a `Content-Length`.
@@ -240,20 +276,39 @@ private struct UploadBody {
         #endif
     }
 
-    /// The file a body is streamed from, on platforms where Courier streams files itself.
-    var streamedFile: (url: URL, size: Int64)? {
-        #if canImport(FoundationNetworking)
-            guard case .file(let url) = source else { return nil }
-            return (url, Int64(fileSize))
-        #else
-            return nil
-        #endif
+    /// Where URLSession gets a body it reads as a stream: a file on Linux, or an upload stream.
+    var streamed: StreamedBody? {
+        switch source {
+        case .stream(let stream):
+            return StreamedBody(size: stream.length.map(Int64.init)) { try stream.makeStream() }
+        case .file(let url):
+            #if canImport(FoundationNetworking)
+                return StreamedBody(size: Int64(fileSize)) {
+                    guard let stream = InputStream(url: url) else { throw TransferError.fileNotReadable(url) }
+                    return stream
+                }
+            #else
+                return nil
+            #endif
+        case .inline, .data: return nil
+        }
     }
 
     func task(for request: URLRequest, in session: URLSession) -> URLSessionTask {
         switch source {
         case .inline: return session.dataTask(with: request)
         case .data(let data): return session.uploadTask(with: request, from: data)
+        case .stream(let stream):
+            var request = request
+            #if !canImport(FoundationNetworking)
+                // Apple platforms send a streamed body with the length it is given; Linux would
+                // send it next to `Transfer-Encoding: chunked` (its known lengths are read first).
+                if let length = stream.length { request.setValue("\(length)", forHTTPHeaderField: "Content-Length") }
+            #else
+                _ = stream
+            #endif
+            request.httpBodyStream = nil
+            return session.uploadTask(withStreamedRequest: request)
         case .file(let url):
             #if canImport(FoundationNetworking)
                 // On Linux, `uploadTask(fromFile:)` reads the file asynchronously and resumes

@@ -12,6 +12,7 @@ extension ConformanceRun {
         case .requestBodyFromData: try await bodyFromData()
         case .requestBodyFromFile: try await withScratchFile(size: 3 << 20) { try await bodyFromFile($0, $1) }
         case .requestBodyMultipart: try await withScratchFile(size: 200_000) { try await multipart($0, $1) }
+        case .requestBodyFromStream: try await bodyFromStream()
         case .downloadToFile: try await downloadToFile()
         case .progress: try await withScratchFile(size: 2 << 20) { try await progress($0, $1) }
         default: throw fail("not a request body case")
@@ -63,6 +64,24 @@ extension ConformanceRun {
         try expect(
             parts?.map(\.body) == [Data("Ann".utf8), contents],
             "the form arrived as \(parts.map { "\($0.count) parts" } ?? "no form")")
+    }
+
+    private func bodyFromStream() async throws {
+        let body = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 19) })
+        for length in [UInt64(body.count), nil] {
+            let server = try recordingServer()
+            let stream = UploadStream(length: length) { InputStream(data: body) }
+            _ = try await send(
+                TransportRequest(urlRequest: Self.request(server, "stream", method: "PUT"), body: .stream(stream)))
+            let received = try receivedRequest(server)
+            let known = length != nil ? "known" : "unknown"
+            try expect(received.body == body, "\(received.body.count) bytes arrived of \(body.count) (length \(known))")
+            let framed =
+                length == nil
+                ? received.header("Transfer-Encoding")?.lowercased() == "chunked"
+                : received.header("Content-Length") == "\(body.count)"
+            try expect(framed, "a stream of \(known) length came with \(framing(received))")
+        }
     }
 
     private func downloadToFile() async throws {

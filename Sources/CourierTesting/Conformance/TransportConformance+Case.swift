@@ -36,6 +36,9 @@ extension TransportConformance {
         case requestBodyFromFile
         /// A multipart form arrives part for part.
         case requestBodyMultipart
+        /// A body read from a stream arrives byte for byte: with its `Content-Length` when its
+        /// length is known, chunked when it is not.
+        case requestBodyFromStream
         /// A download is written to a temporary file, not returned in memory.
         case downloadToFile
         /// Download and upload progress only grow, and end at the total.
@@ -113,7 +116,8 @@ extension TransportConformance {
                 .repeatedResponseHeader, .repeatedRequestHeader, .smallAndEmptyBodies, .largeBody, .chunkedBody,
                 .closeDelimitedBody, .gzipBody:
                 .responses
-            case .requestBodyFromData, .requestBodyFromFile, .requestBodyMultipart, .downloadToFile, .progress:
+            case .requestBodyFromData, .requestBodyFromFile, .requestBodyMultipart, .requestBodyFromStream,
+                .downloadToFile, .progress:
                 .requestBodies
             case .redirectMethods, .redirectLoop, .redirectCrossOrigin: .redirects
             case .streamedHeadBeforeBody, .streamedEarlyEnd: .streams
