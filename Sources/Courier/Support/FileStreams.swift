@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reading and writing files a chunk at a time with `InputStream` and `OutputStream`, which every
+/// Reading and writing files (and reading any stream) a chunk at a time with `InputStream` and
+/// `OutputStream`, which every
 /// platform Courier supports has. (`FileHandle`'s throwing `read(upToCount:)`, `write(contentsOf:)`
 /// and `close()` need macOS 10.15.4 / iOS 13.4, and its older methods raise Objective-C exceptions
 /// on Apple platforms when a disk is full.)
@@ -10,9 +11,16 @@ enum FileStreams {
     /// - Returns: `false` when the file cannot be opened or a read fails.
     static func read(_ url: URL, chunkSize: Int, limit: Int = .max, _ body: (Data) -> Void) -> Bool {
         guard let stream = InputStream(url: url) else { return false }
+        return read(stream, chunkSize: chunkSize, limit: limit, body)
+    }
+
+    /// Opens `stream` and calls `body` with each chunk it gives, at most `chunkSize` bytes each
+    /// and `limit` bytes in all; closes it afterwards.
+    /// - Returns: `false` when the stream cannot be opened or a read fails.
+    static func read(_ stream: InputStream, chunkSize: Int, limit: Int = .max, _ body: (Data) -> Void) -> Bool {
         stream.open()
         defer { stream.close() }
-        guard stream.streamStatus == .open else { return false }
+        guard stream.streamStatus != .error else { return false }
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var total = 0
         while total < limit {

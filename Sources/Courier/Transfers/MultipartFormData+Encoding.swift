@@ -116,18 +116,14 @@ extension MultipartFormData {
         _ makeStream: @Sendable () throws -> InputStream, length: UInt64, part: String, to write: (Data) -> Void
     ) throws(TransferError) {
         guard let stream = try? makeStream() else { throw .streamFailed(part: part) }
-        stream.open()
-        defer { stream.close() }
-        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        // One byte past the declared length is enough to know the stream gives too many.
         var total: UInt64 = 0
-        while true {
-            let count = stream.read(&buffer, maxLength: chunkSize)
-            if count < 0 { throw .streamFailed(part: part) }
-            if count == 0 { break }
-            total += UInt64(count)
-            guard total <= length else { throw .streamLengthMismatch(part: part, expected: length, actual: total) }
-            write(Data(buffer[0..<count]))
+        let limit = length < UInt64(Int.max) ? Int(length) + 1 : Int.max
+        let read = FileStreams.read(stream, chunkSize: chunkSize, limit: limit) { chunk in
+            total += UInt64(chunk.count)
+            if total <= length { write(chunk) }
         }
+        guard read else { throw .streamFailed(part: part) }
         if total != length { throw .streamLengthMismatch(part: part, expected: length, actual: total) }
     }
 }

@@ -244,15 +244,9 @@ private struct UploadBody {
 
     /// Up to `limit` bytes of `stream`.
     private static func read(_ stream: InputStream, limit: Int) throws -> Data {
-        stream.open()
-        defer { stream.close() }
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while data.count < limit {
-            let count = stream.read(&buffer, maxLength: min(buffer.count, limit - data.count))
-            if count < 0 { throw TransferError.streamFailed(part: "body") }
-            if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
+        guard FileStreams.read(stream, chunkSize: 64 << 10, limit: limit, { data.append($0) }) else {
+            throw TransferError.streamFailed(part: "body")
         }
         return data
     }
