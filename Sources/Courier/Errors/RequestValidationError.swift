@@ -21,6 +21,9 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
     /// A time interval (`name`: `timeoutInterval`, `totalTimeoutInterval`, a stub's delay) is NaN,
     /// negative or zero. Use a positive number of seconds; `nil` or `.infinity` mean no limit.
     case invalidTimeInterval(name: String, value: Double)
+    /// The request asks for options (`URLRequest.cachePolicy`, say) that the transport, named by
+    /// its type, does not declare in ``Transport/capabilities``: sending it would ignore them.
+    case unsupportedOptions(TransportCapabilities, transport: String)
 
     /// A sentence describing the problem and its fix.
     public var description: String {
@@ -39,6 +42,8 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
             "The value of the header \(Self.escaped(name)) contains \(problem); the request was not sent."
         case .invalidTimeInterval(let name, let value):
             "\(name) is \(value): use a positive number of seconds, or nil (or .infinity) for no limit."
+        case .unsupportedOptions(let options, let transport):
+            "The request asks for \(options), which the transport \(transport) does not honour; the request was not sent."
         }
     }
 

@@ -78,7 +78,7 @@ extension Provider {
             plugin.willSend(prepared, target: target)
         }
 
-        switch await adapt(request, context: setup.context(attempt: attempt)) {
+        switch await adapt(request, context: setup.context(attempt: attempt), transport: setup.transport) {
         case .success(let adapted): request = adapted
         case .failure(let failure): return .failure(failure)
         }
@@ -90,7 +90,7 @@ extension Provider {
             urlRequest: request, body: setup.body, writesToFile: setup.destination != nil, progress: report,
             timeout: setup.timeouts.forExchange)
         do {
-            received = try await setup.transport.send(transportRequest)
+            received = try await Self.send(transportRequest, on: setup.transport)
         } catch {
             let failure = Self.failure(error) { .transport(TransportFailure.normalized($0), request: request) }
             return .failure(AttemptFailure(error: failure, request: request))
@@ -105,7 +105,14 @@ extension Provider {
         let accepted = setup.target.validationType.accepts(received.statusCode)
         var data = received.data
         var fileURL: URL?
-        if let file = received.fileURL {
+        let bridged: URL?
+        do {
+            bridged = try Self.bridgedDownload(received, setup: setup, accepted: accepted)
+        } catch {
+            return .failure(AttemptFailure(error: .transport(error, request: request), request: request))
+        }
+        if let file = received.fileURL ?? bridged {
+            if bridged != nil { data = Data() }
             if !accepted {
                 data = DownloadPlacement.discard(file)
             } else if let destination = setup.destination {
@@ -117,15 +124,18 @@ extension Provider {
             }
         }
         let response = Response(
-            statusCode: received.statusCode, data: data, request: request, response: received.response, fileURL: fileURL
-        )
+            statusCode: received.statusCode, data: data, request: request, response: received.response,
+            fileURL: fileURL,
+            headerFields: received.receivedFields)
         guard accepted else { return .failure(AttemptFailure(error: .statusCode(response), request: request)) }
         return .success(response)
     }
 
     /// The interceptor's `adapt`, then the checks every request must pass before it is sent
     /// (``HeaderFieldRules``): the last point before the transport.
-    private func adapt(_ request: URLRequest, context: RequestContext) async -> Result<URLRequest, AttemptFailure> {
+    private func adapt(
+        _ request: URLRequest, context: RequestContext, transport: any Transport
+    ) async -> Result<URLRequest, AttemptFailure> {
         var adapted = request
         if let interceptor {
             do {
@@ -138,6 +148,7 @@ extension Provider {
         if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled, request: adapted)) }
         do throws(RequestValidationError) {
             if let invalid = RequestValidationError.check(adapted) { throw invalid }
+            if let unsupported = TransportCapabilities.refusal(of: adapted, by: transport) { throw unsupported }
             return .success(try HeaderFieldRules.checked(adapted))
         } catch {
             return .failure(AttemptFailure(error: .adaptation(error, request: adapted), request: adapted))

@@ -24,6 +24,14 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     public let response: HTTPURLResponse?
     /// Where a download was put (``HTTPTask/downloadDestination(_:)``); its `data` is then empty.
     public let fileURL: URL?
+    /// The response's header fields in the order the transport received them (a repeated
+    /// `Set-Cookie` kept apart by engines that receive it so); empty without ``response``.
+    public var headerFields: HeaderFields {
+        receivedFields ?? response.map(HeaderFields.init) ?? HeaderFields()
+    }
+    /// The fields an engine gave apart from Foundation's response, which are made from it only
+    /// when asked for (most engines give only the response).
+    let receivedFields: HeaderFields?
 
     /// Creates a response.
     /// - Parameters:
@@ -32,14 +40,17 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     ///   - request: The request that was sent.
     ///   - response: The HTTP response.
     ///   - fileURL: Where a download was put.
+    ///   - headerFields: The header fields in the order received; those of `response` by default.
     public init(
-        statusCode: Int, data: Data, request: URLRequest? = nil, response: HTTPURLResponse? = nil, fileURL: URL? = nil
+        statusCode: Int, data: Data, request: URLRequest? = nil, response: HTTPURLResponse? = nil, fileURL: URL? = nil,
+        headerFields: HeaderFields? = nil
     ) {
         self.statusCode = statusCode
         self.data = data
         self.request = request
         self.response = response
         self.fileURL = fileURL
+        self.receivedFields = headerFields
     }
 
     /// The status code and the size of the body, for example `Status Code: 200, Data Length: 42`.

@@ -10,6 +10,9 @@ struct StubTransport: Transport {
     let behavior: StubBehavior
     let sampleResponse: @Sendable () -> EndpointSampleResponse
 
+    /// Everything: a stub honours the timeout, and request options have no network to act on.
+    var capabilities: TransportCapabilities { .all }
+
     /// Takes the sample response when the attempt starts, as a network transport would start
     /// sending, then delivers it after the stub's delay.
     func send(_ request: TransportRequest) async throws -> TransportResponse {

@@ -20,6 +20,9 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// is `false`), so the request is not sent again: not retried, not resent, not redirected
     /// with its body.
     case streamNotReplayable
+    /// The body is an asynchronous sequence of chunks, which has no `InputStream`: read it with
+    /// ``UploadStream/chunks()``.
+    case streamIsAsynchronous
 
     /// A sentence describing the problem.
     public var description: String {
@@ -36,6 +39,8 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
             "The download's destination \(url.path) is a folder; choose a file name inside it."
         case .streamNotReplayable:
             "The request was not sent again: its body is a stream that can be read only once."
+        case .streamIsAsynchronous:
+            "The body is an asynchronous sequence of chunks, not an InputStream: read it with UploadStream.chunks()."
         }
     }
 }

@@ -43,6 +43,9 @@ public struct RedirectingTransport: Transport {
         try await Self.follow(request, policy: policy) { try await engine.send($0) }
     }
 
+    /// The engine's capabilities.
+    public var capabilities: TransportCapabilities { engine.capabilities }
+
     /// Streams `request` and follows the redirects it leads to; a redirect's body is dropped
     /// unread, which ends its transfer.
     /// - Parameter request: What to send.

@@ -68,6 +68,10 @@ public final class URLSessionTransport: Transport {
         return configuration
     }
 
+    /// Everything: URLSession honours every request option, and Courier's own timer enforces the
+    /// timeout.
+    public var capabilities: TransportCapabilities { .all }
+
     /// Sends `request` and returns its response and whole body (or the file holding it).
     ///
     /// A request body from a file or an encoded multipart form goes through an upload task,
@@ -161,7 +165,7 @@ public final class URLSessionTransport: Transport {
         let sink = request.writesToFile && writer == nil ? try DownloadFile() : nil
         let upload: UploadBody
         do {
-            upload = try UploadBody(request.body)
+            upload = try await UploadBody.prepared(request.body)
         } catch {
             sink?.delete()
             throw error
@@ -203,6 +207,27 @@ private struct UploadBody {
     let temporaryFile: URL?
     /// The size of a file body, measured once.
     private let fileSize: UInt64
+
+    /// The body as URLSession takes it; a body of asynchronous chunks is collected first
+    /// (URLSession reads a stream synchronously, on its own queue, so it cannot await them).
+    static func prepared(_ body: TransportRequest.Body) async throws -> UploadBody {
+        guard case .stream(let stream) = body, stream.isAsynchronous else { return try UploadBody(body) }
+        switch try await stream.collected(memoryLimit: URLSessionTransport.linuxKnownLengthUploadLimit) {
+        case .data(let data): return UploadBody(source: .data(data), temporaryFile: nil, fileSize: 0)
+        case .temporaryFile(let url):
+            do {
+                let size = try MultipartFormData.size(of: url)
+                return UploadBody(source: try Self.fileSource(url, size: size), temporaryFile: url, fileSize: size)
+            } catch {
+                try? FileManager.default.removeItem(at: url)
+                throw error
+            }
+        }
+    }
+
+    private init(source: Source, temporaryFile: URL?, fileSize: UInt64) {
+        (self.source, self.temporaryFile, self.fileSize) = (source, temporaryFile, fileSize)
+    }
 
     init(_ body: TransportRequest.Body) throws {
         switch body {

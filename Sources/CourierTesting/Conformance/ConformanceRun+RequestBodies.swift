@@ -68,20 +68,32 @@ extension ConformanceRun {
 
     private func bodyFromStream() async throws {
         let body = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 19) })
+        let chunks = stride(from: 0, to: body.count, by: 30_000).map { body[$0..<min($0 + 30_000, body.count)] }
         for length in [UInt64(body.count), nil] {
-            let server = try recordingServer()
-            let stream = UploadStream(length: length) { InputStream(data: body) }
-            _ = try await send(
-                TransportRequest(urlRequest: Self.request(server, "stream", method: "PUT"), body: .stream(stream)))
-            let received = try receivedRequest(server)
-            let known = length != nil ? "known" : "unknown"
-            try expect(received.body == body, "\(received.body.count) bytes arrived of \(body.count) (length \(known))")
-            let framed =
-                length == nil
-                ? received.header("Transfer-Encoding")?.lowercased() == "chunked"
-                : received.header("Content-Length") == "\(body.count)"
-            try expect(framed, "a stream of \(known) length came with \(framing(received))")
+            let streams = [
+                ("an InputStream", UploadStream(length: length) { InputStream(data: body) }),
+                ("asynchronous chunks", UploadStream(length: length) { ChunkSequence(chunks: chunks) }),
+            ]
+            for (source, stream) in streams {
+                let known = length != nil ? "known" : "unknown"
+                try await checkStreamBody(stream, body, "\(source) of \(known) length")
+            }
         }
+    }
+
+    /// Sends `stream` and checks the bytes and framing that arrived: the exact `Content-Length`
+    /// for a known length, chunks or an exact length (a transport may collect the body first)
+    /// for an unknown one.
+    private func checkStreamBody(_ stream: UploadStream, _ body: Data, _ what: String) async throws {
+        let server = try recordingServer()
+        _ = try await send(
+            TransportRequest(urlRequest: Self.request(server, "stream", method: "PUT"), body: .stream(stream)))
+        let received = try receivedRequest(server)
+        try expect(received.body == body, "\(received.body.count) bytes arrived of \(body.count) from \(what)")
+        let exactLength = received.header("Content-Length") == "\(body.count)"
+        let chunked = received.header("Transfer-Encoding")?.lowercased() == "chunked"
+        try expect(
+            stream.length == nil ? chunked || exactLength : exactLength, "\(what) came with \(framing(received))")
     }
 
     private func downloadToFile() async throws {
@@ -144,5 +156,24 @@ final class ReportLog: Sendable {
 
     func reports(_ direction: TransferProgress.Direction) -> [TransferProgress] {
         storage.withLock { $0.filter { $0.direction == direction } }
+    }
+}
+
+/// Chunks handed out asynchronously, one by one, as an OpenAPI body would.
+struct ChunkSequence: AsyncSequence, Sendable {
+    typealias Element = Data
+    let chunks: [Data]
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(remaining: chunks[...])
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var remaining: ArraySlice<Data>
+
+        mutating func next() async -> Data? {
+            await Task.yield()
+            return remaining.popFirst()
+        }
     }
 }

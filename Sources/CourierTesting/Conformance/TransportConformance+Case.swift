@@ -36,8 +36,9 @@ extension TransportConformance {
         case requestBodyFromFile
         /// A multipart form arrives part for part.
         case requestBodyMultipart
-        /// A body read from a stream arrives byte for byte: with its `Content-Length` when its
-        /// length is known, chunked when it is not.
+        /// A body read from a stream (an `InputStream`, or asynchronous chunks) arrives byte for
+        /// byte: with its `Content-Length` when its length is known; chunked, or collected and
+        /// sent with its exact length, when it is not.
         case requestBodyFromStream
         /// A download is written to a temporary file, not returned in memory.
         case downloadToFile

@@ -23,4 +23,13 @@ public struct RecordingTransport: Transport {
         recorder.record(.send)
         return try await base.send(request)
     }
+
+    /// Records ``HookEvent/send`` and streams with the base transport.
+    public func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        recorder.record(.send)
+        return try await base.stream(request)
+    }
+
+    /// The base transport's capabilities.
+    public var capabilities: TransportCapabilities { base.capabilities }
 }

@@ -79,6 +79,9 @@ public final class ScriptedTransport: Transport {
         }
         return try await reply.play(for: urlRequest, timeout: request.timeout)
     }
+
+    /// Everything: a scripted reply honours the timeout, and no request option changes it.
+    public var capabilities: TransportCapabilities { .all }
 }
 
 /// Why a ``ScriptedTransport`` could not answer.

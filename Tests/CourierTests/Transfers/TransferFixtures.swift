@@ -13,6 +13,8 @@ struct TransferTarget: TargetType {
     var method: HTTPMethod = .post
     var task: HTTPTask
     var headers: [String: String]? = nil
+    var cachePolicy: URLRequest.CachePolicy? = nil
+    var totalTimeoutInterval: TimeInterval? = nil
     var validationType: ValidationType { .successCodes }
 }
 

@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What the provider does around a transport that does not do it itself (see
+/// ``TransportCapabilities``), so that every transport behaves the same to the pipeline.
+extension Provider {
+    /// Sends `request`, enforcing its timeout when the transport does not.
+    static func send(_ request: TransportRequest, on transport: any Transport) async throws -> TransportResponse {
+        guard let timeout = request.timeout, !transport.capabilities.contains(.timeouts) else {
+            return try await transport.send(request)
+        }
+        return try await TimeLimit.run(
+            seconds: timeout, discard: { late in late.fileURL.map(Self.delete) },
+            { try await transport.send(request) })
+    }
+
+    /// For a download whose transport returned the body in memory: the body written to a
+    /// temporary file, to be placed like any download. `nil` when there is nothing to bridge.
+    /// - Throws: ``TransferError/cannotWriteFile(_:)``.
+    static func bridgedDownload(
+        _ received: TransportResponse, setup: AttemptSetup<Target>, accepted: Bool
+    ) throws(TransferError) -> URL? {
+        guard received.fileURL == nil, setup.destination != nil, accepted else { return nil }
+        let file = try DownloadFile()
+        guard file.write(received.data), file.flush() else {
+            file.delete()
+            throw .cannotWriteFile(file.url)
+        }
+        file.close()
+        return file.url
+    }
+
+    private static func delete(_ file: URL) {
+        try? FileManager.default.removeItem(at: file)
+    }
+}
+
+extension TransportCapabilities {
+    /// The error refusing `request` when it asks for options `transport` does not honour.
+    static func refusal(of request: URLRequest, by transport: any Transport) -> RequestValidationError? {
+        let honoured = transport.capabilities
+        guard !honoured.isSuperset(of: .requestOptions) else { return nil }
+        let missing = required(by: request).subtracting(honoured)
+        guard !missing.isEmpty else { return nil }
+        return .unsupportedOptions(missing, transport: String(describing: type(of: transport)))
+    }
+}

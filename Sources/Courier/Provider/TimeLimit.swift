@@ -1,0 +1,90 @@
+import Foundation
+
+/// The provider's own total timeout, for a transport that does not enforce
+/// ``TransportRequest/timeout`` itself (see ``TransportCapabilities/timeouts``): the caller gets
+/// ``TransportFailure/Kind/timedOut`` when time runs out, and a cancellation when cancelled, at
+/// once, even if the transport ignores the cancellation it is then given.
+enum TimeLimit {
+    /// Runs `operation` for at most `seconds`.
+    /// - Parameters:
+    ///   - seconds: The limit.
+    ///   - discard: Cleans up a result that arrives after the limit (a downloaded file, say).
+    ///   - operation: The work; cancelled when time runs out or the caller is cancelled.
+    /// - Returns: What `operation` returned in time.
+    /// - Throws: What `operation` threw in time, or ``TransportFailure/Kind/timedOut``.
+    static func run<Value: Sendable>(
+        seconds: TimeInterval, discard: @escaping @Sendable (Value) -> Void,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let race = Race<Value>(discard: discard)
+        let work = Task { race.finish(with: await Result(catching: operation)) }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler {
+            race.finish(with: .failure(TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))))
+            work.cancel()
+        }
+        timer.schedule(deadline: .now() + min(max(seconds, 0), Delay.maximumSeconds))
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(continuation)
+                timer.resume()
+            }
+        } onCancel: {
+            race.finish(with: .failure(CancellationError()))
+            work.cancel()
+        }
+    }
+}
+
+/// The first of the work's result and the timer, handed to the waiting caller once.
+private final class Race<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Value, any Error>?
+        var early: Result<Value, any Error>?
+        var finished = false
+    }
+
+    private let state = Locked(State())
+    private let discard: @Sendable (Value) -> Void
+
+    init(discard: @escaping @Sendable (Value) -> Void) {
+        self.discard = discard
+    }
+
+    /// Starts waiting; resumes at once when the result came first.
+    func start(_ continuation: CheckedContinuation<Value, any Error>) {
+        let early = state.withLock { state -> Result<Value, any Error>? in
+            guard let early = state.early else {
+                state.continuation = continuation
+                return nil
+            }
+            return early
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    /// Hands `result` to the caller when it is the first; a later one is discarded.
+    func finish(with result: Result<Value, any Error>) {
+        let (first, waiting) = state.withLock { state -> (Bool, CheckedContinuation<Value, any Error>?) in
+            guard !state.finished else { return (false, nil) }
+            state.finished = true
+            if state.continuation == nil { state.early = result }
+            defer { state.continuation = nil }
+            return (true, state.continuation)
+        }
+        if !first, case .success(let late) = result { discard(late) }
+        waiting?.resume(with: result)
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The result of an asynchronous throwing operation.
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}

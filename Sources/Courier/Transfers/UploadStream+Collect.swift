@@ -1,0 +1,44 @@
+import Foundation
+
+extension UploadStream {
+    /// The whole body, read from ``chunks()``: in memory up to `memoryLimit` bytes, in a new
+    /// temporary file (owned by the caller) beyond, for an engine that can only send a body it
+    /// holds.
+    /// - Parameter memoryLimit: The largest body kept in memory.
+    /// - Returns: The body, in memory or in a temporary file.
+    /// - Throws: ``TransferError/streamLengthMismatch(part:expected:actual:)`` when the body's size
+    ///   is not its ``length``, what reading it throws, or `CancellationError`.
+    public func collected(memoryLimit: UInt64) async throws -> MultipartFormData.EncodedBody {
+        var data = Data()
+        var file: DownloadFile?
+        var total: UInt64 = 0
+        do {
+            for try await chunk in try chunks() {
+                try Task.checkCancellation()
+                total += UInt64(chunk.count)
+                if file == nil, total > memoryLimit {
+                    file = try DownloadFile()
+                    try Self.write(data, to: file)
+                    data = Data()
+                }
+                if file != nil { try Self.write(chunk, to: file) } else { data.append(chunk) }
+            }
+            if let length, length != total {
+                throw TransferError.streamLengthMismatch(part: "body", expected: length, actual: total)
+            }
+            guard let file else { return .data(data) }
+            guard file.flush() else { throw TransferError.cannotWriteFile(file.url) }
+            file.close()
+            return .temporaryFile(file.url)
+        } catch {
+            file?.delete()
+            throw error
+        }
+    }
+
+    private static func write(_ data: Data, to file: DownloadFile?) throws {
+        guard let file, file.write(data) else {
+            throw TransferError.cannotWriteFile(file?.url ?? URL(fileURLWithPath: "/"))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a ``Transport`` can do beyond sending a request and returning its answer: the request
+/// options it honours, and the limits it enforces itself.
+///
+/// A request that asks for an option its transport does not declare fails before it is sent,
+/// with ``RequestValidationError/unsupportedOptions(_:transport:)``, rather than being sent with
+/// the option silently ignored. What the transport does not enforce itself (a total timeout) the
+/// provider enforces above it.
+/// ```swift
+/// struct MyTransport: Transport {
+///     var capabilities: TransportCapabilities { [.timeouts] }
+///     // ...
+/// }
+/// ```
+public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The bits of the set.
+    public let rawValue: UInt32
+
+    /// Creates a set from its bits.
+    /// - Parameter rawValue: The bits.
+    public init(rawValue: UInt32) {
+        self.rawValue = rawValue
+    }
+
+    /// Honours a `URLRequest.cachePolicy` other than `.useProtocolCachePolicy` (a target's
+    /// ``TargetType/cachePolicy``, say).
+    public static let cachePolicy = TransportCapabilities(rawValue: 1 << 0)
+    /// Honours `URLRequest.allowsCellularAccess == false` (and, on Apple platforms, the
+    /// expensive and constrained network limits).
+    public static let networkAccessLimits = TransportCapabilities(rawValue: 1 << 1)
+    /// Honours a `URLRequest.networkServiceType` other than `.default`.
+    public static let networkServiceType = TransportCapabilities(rawValue: 1 << 2)
+    /// Enforces ``TransportRequest/timeout`` itself, failing with
+    /// ``TransportFailure/Kind/timedOut``; without it, the provider cancels a transport that runs
+    /// out of time.
+    public static let timeouts = TransportCapabilities(rawValue: 1 << 3)
+
+    /// The request options a request can ask for (everything but ``timeouts``).
+    public static let requestOptions: TransportCapabilities = [.cachePolicy, .networkAccessLimits, .networkServiceType]
+    /// Everything.
+    public static let all: TransportCapabilities = [.requestOptions, .timeouts]
+
+    /// The names of the capabilities in the set, for example `[cachePolicy, timeouts]`.
+    public var description: String {
+        let names: [(TransportCapabilities, String)] = [
+            (.cachePolicy, "cachePolicy"), (.networkAccessLimits, "networkAccessLimits"),
+            (.networkServiceType, "networkServiceType"), (.timeouts, "timeouts"),
+        ]
+        return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
+    }
+
+    /// The request options `request` asks for.
+    /// - Parameter request: A request.
+    /// - Returns: The options that differ from URLRequest's defaults.
+    public static func required(by request: URLRequest) -> TransportCapabilities {
+        var required: TransportCapabilities = []
+        if request.cachePolicy != .useProtocolCachePolicy { required.insert(.cachePolicy) }
+        if request.networkServiceType != .default { required.insert(.networkServiceType) }
+        if !request.allowsCellularAccess || limitsNetwork(request) { required.insert(.networkAccessLimits) }
+        return required
+    }
+
+    /// Whether `request` keeps off expensive or constrained networks (Apple platforms only: the
+    /// properties do not exist in FoundationNetworking).
+    private static func limitsNetwork(_ request: URLRequest) -> Bool {
+        #if canImport(FoundationNetworking)
+            false
+        #else
+            if #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) {
+                !request.allowsExpensiveNetworkAccess || !request.allowsConstrainedNetworkAccess
+            } else {
+                false
+            }
+        #endif
+    }
+}

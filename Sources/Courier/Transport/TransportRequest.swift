@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a ``Transport`` is asked to send.
+public struct TransportRequest: Sendable {
+    /// Where the request body comes from.
+    public enum Body: Sendable {
+        /// The request's own `httpBody`, if any.
+        case inline
+        /// The file at this URL, streamed from disk.
+        case file(URL)
+        /// A multipart form, encoded when sent (large bodies through a temporary file).
+        case multipart(MultipartFormData)
+        /// A stream, read as the body is sent.
+        case stream(UploadStream)
+    }
+
+    /// The request, as adapted by the interceptor.
+    public var urlRequest: URLRequest
+    /// Where the body comes from.
+    public var body: Body
+    /// Whether the response body is written to a temporary file (downloads) rather than memory.
+    public var writesToFile: Bool
+    /// Receives byte counts as the body is sent and the response received; called on any thread.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The longest the exchange may take in all, from sending to the last byte, or `nil` for the
+    /// transport's own idle timeout. A transport fails with ``TransportFailure/Kind/timedOut``
+    /// when it runs out.
+    public var timeout: TimeInterval?
+
+    /// The request's method, for an engine that does not speak `URLRequest`.
+    public var method: String { urlRequest.httpMethod ?? "GET" }
+
+    /// The request's header fields, for an engine that does not speak `URLRequest` (sorted by
+    /// name: `URLRequest` keeps no order, and a field set twice holds both values joined).
+    public var headerFields: HeaderFields { HeaderFields(urlRequest.allHTTPHeaderFields ?? [:]) }
+
+    /// Creates a transport request.
+    /// - Parameters:
+    ///   - urlRequest: The request to send.
+    ///   - body: Where the body comes from; the request's own by default.
+    ///   - writesToFile: Whether the response body goes to a temporary file; `false` by default.
+    ///   - progress: Receives byte counts; none by default.
+    ///   - timeout: The longest the exchange may take in all; none by default.
+    public init(
+        urlRequest: URLRequest, body: Body = .inline, writesToFile: Bool = false,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, timeout: TimeInterval? = nil
+    ) {
+        self.urlRequest = urlRequest
+        self.body = body
+        self.writesToFile = writesToFile
+        self.progress = progress
+        self.timeout = timeout
+    }
+}
+
+extension TransportRequest.Body {
+    /// The size of the body in bytes, taking `request`'s own `httpBody` for ``inline``; 0 when a
+    /// file cannot be read.
+    func size(inline request: URLRequest) -> Int64 {
+        switch self {
+        case .inline: Int64(request.httpBody?.count ?? 0)
+        case .file(let url): Int64((try? MultipartFormData.size(of: url)) ?? 0)
+        case .multipart(let form): Int64((try? form.contentLength()) ?? 0)
+        case .stream(let stream): Int64(stream.length ?? 0)
+        }
+    }
+}
