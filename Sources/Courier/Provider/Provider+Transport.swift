@@ -9,12 +9,7 @@ import Foundation
 extension Provider {
     /// Sends `request`, enforcing its timeout when the transport does not.
     static func send(_ request: TransportRequest, on transport: any Transport) async throws -> TransportResponse {
-        guard let timeout = request.timeout, !transport.capabilities.contains(.timeouts) else {
-            return try await transport.send(request)
-        }
-        return try await TimeLimit.run(
-            seconds: timeout, discard: { late in late.fileURL.map(Self.delete) },
-            { try await transport.send(request) })
+        try await transport.sendWithinTimeout(request)
     }
 
     /// For a download whose transport returned the body in memory: the body written to a
@@ -32,9 +27,17 @@ extension Provider {
         file.close()
         return file.url
     }
+}
 
-    private static func delete(_ file: URL) {
-        try? FileManager.default.removeItem(at: file)
+extension Transport {
+    /// Sends `request`, enforcing ``TransportRequest/timeout`` when this transport does not
+    /// declare ``TransportCapabilities/timeouts``: the provider's rule, which CourierTesting's
+    /// conformance suite applies too.
+    package func sendWithinTimeout(_ request: TransportRequest) async throws -> TransportResponse {
+        guard let timeout = request.timeout, !capabilities.contains(.timeouts) else { return try await send(request) }
+        return try await TimeLimit.run(
+            seconds: timeout, discard: { late in late.fileURL.map { try? FileManager.default.removeItem(at: $0) } },
+            { try await send(request) })
     }
 }
 

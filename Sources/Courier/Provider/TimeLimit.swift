@@ -4,7 +4,7 @@ import Foundation
 /// ``TransportRequest/timeout`` itself (see ``TransportCapabilities/timeouts``): the caller gets
 /// ``TransportFailure/Kind/timedOut`` when time runs out, and a cancellation when cancelled, at
 /// once, even if the transport ignores the cancellation it is then given.
-enum TimeLimit {
+package enum TimeLimit {
     /// Runs `operation` for at most `seconds`.
     /// - Parameters:
     ///   - seconds: The limit.
@@ -12,7 +12,7 @@ enum TimeLimit {
     ///   - operation: The work; cancelled when time runs out or the caller is cancelled.
     /// - Returns: What `operation` returned in time.
     /// - Throws: What `operation` threw in time, or ``TransportFailure/Kind/timedOut``.
-    static func run<Value: Sendable>(
+    package static func run<Value: Sendable>(
         seconds: TimeInterval, discard: @escaping @Sendable (Value) -> Void,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {

@@ -5,17 +5,24 @@ import Foundation
 #endif
 
 /// The transport of a stubbed request: answers with the endpoint's sample response, at once or
-/// after a delay, and is otherwise just another ``Transport``.
-struct StubTransport: Transport {
+/// after a delay, and is otherwise just another ``Transport``. Package-visible so that the
+/// tests hold it to the transport contract (the conformance cases that apply without a server).
+package struct StubTransport: Transport {
     let behavior: StubBehavior
     let sampleResponse: @Sendable () -> EndpointSampleResponse
 
+    /// Creates the stub transport of one request.
+    package init(behavior: StubBehavior, sampleResponse: @escaping @Sendable () -> EndpointSampleResponse) {
+        self.behavior = behavior
+        self.sampleResponse = sampleResponse
+    }
+
     /// Everything: a stub honours the timeout, and request options have no network to act on.
-    var capabilities: TransportCapabilities { .all }
+    package var capabilities: TransportCapabilities { .all }
 
     /// Takes the sample response when the attempt starts, as a network transport would start
     /// sending, then delivers it after the stub's delay.
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
+    package func send(_ request: TransportRequest) async throws -> TransportResponse {
         let sample = sampleResponse()
         if case .delayed(let seconds) = behavior {
             guard seconds >= 0 else {

@@ -25,6 +25,7 @@ final class BodyBuffer: Sendable {
         var memory: [Data] = []
         var head = 0
         var memoryBytes = 0
+        var peakMemoryBytes = 0
         var spill: Spill?
         var ended = false
         var error: (any Error)?
@@ -56,6 +57,9 @@ final class BodyBuffer: Sendable {
 
     var isTerminated: Bool { state.withLock { $0.terminated } }
 
+    /// The most unread bytes held in memory at once so far.
+    var peakMemoryBytes: Int { state.withLock { $0.peakMemoryBytes } }
+
     func write(_ data: Data) {
         guard !data.isEmpty else { return }
         let (waiter, failure) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
@@ -64,6 +68,7 @@ final class BodyBuffer: Sendable {
             if state.spill == nil && state.memoryBytes + data.count <= memoryLimit {
                 state.memory.append(data)
                 state.memoryBytes += data.count
+                state.peakMemoryBytes = max(state.peakMemoryBytes, state.memoryBytes)
                 return (nil, false)
             }
             return (nil, !Self.spill(data, into: &state))
@@ -227,6 +232,8 @@ final class BodyConsumer: Sendable {
     func terminate() {
         buffer.terminate()
     }
+
+    var peakMemoryBytes: Int { buffer.peakMemoryBytes }
 
     deinit {
         buffer.terminate()

@@ -47,6 +47,11 @@ public struct TransportBody: AsyncSequence, Sendable {
         self.consumer = consumer
     }
 
+    /// The most unread bytes this body has held in memory at once so far (beyond its memory
+    /// limit, a backlog goes to a temporary file): how a test or a benchmark sees that a slow
+    /// consumer does not make the body grow in memory.
+    public var peakMemoryBytes: Int { consumer.peakMemoryBytes }
+
     /// Reads the chunks in order.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(iteration: BodyIteration(consumer))

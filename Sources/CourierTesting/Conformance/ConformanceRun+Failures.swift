@@ -44,7 +44,19 @@ extension ConformanceRun {
             .raw([.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n".utf8)), .stall])
         }
         let start = DispatchTime.now()
-        let error = try await failure(of: TransportRequest(urlRequest: Self.request(server, "stall"), timeout: 0.5))
+        let stalled = TransportRequest(urlRequest: Self.request(server, "stall"), timeout: 0.5)
+        // A transport that declares `timeouts` but does not enforce them would hang here: the
+        // case gives it 5 s more, then fails.
+        let error: any Error
+        do {
+            error = try await TimeLimit.run(seconds: 5.5, discard: { _ in }, { try await failure(of: stalled) })
+        } catch let failure as ConformanceFailure {
+            throw failure
+        } catch {
+            throw fail(
+                "the transport declares TransportCapabilities.timeouts, yet its 0.5 s timeout had not fired after 5.5 s"
+            )
+        }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         try expect(Self.kind(of: error) == .timedOut, "expected timedOut, got \(error)")
         try expect(elapsed >= 0.5, "the 0.5 s timeout fired after \(elapsed) s")

@@ -25,6 +25,7 @@ extension ConformanceRun {
         case .closeDelimitedBody:
             try await rawBody("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n1234", expecting: "1234", status: 200)
         case .gzipBody: try await gzipBody()
+        case .concurrentRequests: try await concurrentRequests()
         default: throw fail("not a response case")
         }
     }
@@ -122,10 +123,34 @@ extension ConformanceRun {
     }
 
     private func largeBody() async throws {
-        let body = Data((0..<suite.largeBodySize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) })
-        let server = try LoopbackServer { _ in ServerReply(body: body) }
+        let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) })
+        let blocks = max(1, suite.largeBodySize >> 20)
+        let server = try LoopbackServer { _ in
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(blocks * block.count)\r\n\r\n"
+            return .raw([.send(Data(head.utf8)), .sendRepeated(block, count: blocks)])
+        }
         let response = try await send(TransportRequest(urlRequest: Self.request(server, "large")))
-        try expect(response.data == body, "\(response.data.count) bytes arrived of \(body.count), or different ones")
+        var checker = RepeatedBlockChecker(block: block)
+        try expect(
+            checker.check(response.data) && response.data.count == blocks * block.count,
+            "\(response.data.count) bytes arrived of \(blocks * block.count), or different ones")
+    }
+
+    private func concurrentRequests() async throws {
+        let server = try LoopbackServer { request in ServerReply(body: Data(request.path.utf8)) }
+        let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    let response = try await send(TransportRequest(urlRequest: Self.request(server, "\(index)")))
+                    return (index, String(decoding: response.data, as: UTF8.self))
+                }
+            }
+            return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+        }
+        let wrong = (0..<100).filter { answers[$0] != "/\($0)" }
+        try expect(
+            wrong.isEmpty,
+            "\(wrong.count) of 100 concurrent requests got another answer or none, first /\(wrong.first ?? 0)")
     }
 
     private func chunkedBodies() async throws {

@@ -11,6 +11,7 @@ extension ConformanceRun {
         switch testCase {
         case .streamedHeadBeforeBody: try await headBeforeBody()
         case .streamedEarlyEnd: try await earlyEnd()
+        case .streamedSlowConsumer: try await slowConsumer()
         default: throw fail("not a streamed response case")
         }
     }
@@ -53,5 +54,57 @@ extension ConformanceRun {
             break
         }
         try expect(await closed.wait(for: .send, timeout: 5), "the connection stayed open after reading stopped")
+    }
+
+    /// A ``TransportConformance/largeBodySize`` body, served in 1 MiB blocks the server never
+    /// holds whole, read by a consumer that pauses after every MiB: it arrives whole and in
+    /// order, while the body never holds more than ``TransportConformance/streamMemoryBound`` in
+    /// memory.
+    private func slowConsumer() async throws {
+        let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ $0 >> 10) })
+        let blocks = max(1, suite.largeBodySize >> 20)
+        let server = try LoopbackServer { _ in
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(blocks * block.count)\r\n\r\n"
+            return .raw([.send(Data(head.utf8)), .sendRepeated(block, count: blocks)])
+        }
+        let streamed = try await transport.stream(TransportRequest(urlRequest: Self.request(server, "slow")))
+        var checker = RepeatedBlockChecker(block: block)
+        var nextPause = block.count
+        for try await chunk in streamed.body {
+            try expect(checker.check(chunk), "the bytes at offset \(checker.offset) differ from what was sent")
+            if checker.offset >= nextPause {
+                nextPause += block.count
+                try await Task.sleep(nanoseconds: 2_000_000)
+            }
+        }
+        try expect(checker.offset == blocks * block.count, "\(checker.offset) bytes arrived of \(blocks * block.count)")
+        let peak = streamed.body.peakMemoryBytes
+        try expect(
+            peak <= suite.streamMemoryBound,
+            "the body held \(peak >> 10) KiB in memory for a slow reader (bound \(suite.streamMemoryBound >> 10) KiB)")
+    }
+}
+
+/// Checks, chunk by chunk, that a body is one block repeated, comparing whole slices.
+struct RepeatedBlockChecker {
+    let block: Data
+    private(set) var offset = 0
+
+    init(block: Data) {
+        self.block = block
+    }
+
+    /// Whether `chunk` continues the repetition.
+    mutating func check(_ chunk: Data) -> Bool {
+        var rest = chunk[...]
+        while !rest.isEmpty {
+            let start = offset % block.count
+            let count = min(rest.count, block.count - start)
+            let expected = block[(block.startIndex + start)..<(block.startIndex + start + count)]
+            guard rest.prefix(count) == expected else { return false }
+            rest = rest.dropFirst(count)
+            offset += count
+        }
+        return true
     }
 }

@@ -21,10 +21,11 @@ struct ConformanceRun: Sendable {
         ConformanceFailure(testCase: testCase, difference: difference)
     }
 
-    /// Sends `request`, failing the case when the transport throws.
+    /// Sends `request` as the provider would (its timeout enforced above a transport that does
+    /// not declare `TransportCapabilities.timeouts`), failing the case when the transport throws.
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         do {
-            return try await transport.send(request)
+            return try await transport.sendWithinTimeout(request)
         } catch {
             throw fail("\(request.urlRequest.httpMethod ?? "GET") \(request.urlRequest.url?.path ?? "") threw \(error)")
         }
@@ -33,7 +34,7 @@ struct ConformanceRun: Sendable {
     /// Sends `request` and returns the error it must throw, failing the case when it does not.
     func failure(of request: TransportRequest) async throws -> any Error {
         do {
-            let response = try await transport.send(request)
+            let response = try await transport.sendWithinTimeout(request)
             throw fail("expected an error, got status \(response.statusCode) with \(response.data.count) bytes")
         } catch let failure as ConformanceFailure {
             throw failure

@@ -28,6 +28,8 @@ extension TransportConformance {
         case closeDelimitedBody
         /// A `Content-Encoding: gzip` body arrives decoded.
         case gzipBody
+        /// A hundred requests at once each get their own answer.
+        case concurrentRequests
 
         // Request bodies and transfers.
         /// A body held in the request arrives byte for byte, with its `Content-Length`.
@@ -60,6 +62,9 @@ extension TransportConformance {
         case streamedHeadBeforeBody
         /// Stopping reading a streamed body early closes the connection promptly.
         case streamedEarlyEnd
+        /// A large streamed body (``largeBodySize``) read by a consumer that pauses after every
+        /// MiB arrives whole, while the body holds at most ``streamMemoryBound`` in memory.
+        case streamedSlowConsumer
 
         // Failures, timeouts and cancellation.
         /// Connection refused is `TransportFailure.Kind.cannotConnect`.
@@ -103,6 +108,7 @@ extension TransportConformance {
             case .notHTTP: "testNotHTTP"
             case .cancelBeforeHead: "testCancelPreHeaders"
             case .cancelDuringBody: "testCancelPreBody"
+            case .concurrentRequests: "testStressTest"
             default: nil
             }
         }
@@ -115,13 +121,13 @@ extension TransportConformance {
             switch self {
             case .statusCodes, .informationalSkipped, .noContent, .headWithContentLength, .headerNamesCaseInsensitive,
                 .repeatedResponseHeader, .repeatedRequestHeader, .smallAndEmptyBodies, .largeBody, .chunkedBody,
-                .closeDelimitedBody, .gzipBody:
+                .closeDelimitedBody, .gzipBody, .concurrentRequests:
                 .responses
             case .requestBodyFromData, .requestBodyFromFile, .requestBodyMultipart, .requestBodyFromStream,
                 .downloadToFile, .progress:
                 .requestBodies
             case .redirectMethods, .redirectLoop, .redirectCrossOrigin: .redirects
-            case .streamedHeadBeforeBody, .streamedEarlyEnd: .streams
+            case .streamedHeadBeforeBody, .streamedEarlyEnd, .streamedSlowConsumer: .streams
             case .connectionRefused, .closedBeforeStatus, .incompleteBody, .notHTTP, .oversizeHeaders, .stallTimesOut,
                 .cancelBeforeHead, .cancelDuringBody:
                 .failures

@@ -23,8 +23,12 @@ public struct TransportConformance: Sendable {
     public var exceptions: [Case: String]
     /// The longest a cancellation may take to end `send`, in seconds; 50 ms by default.
     public var cancellationBound: TimeInterval = 0.05
-    /// The size of the large response body, in bytes; 32 MiB by default.
-    public var largeBodySize = 32 << 20
+    /// The size of the large response bodies (whole, and streamed to a slow reader), in bytes,
+    /// rounded down to whole MiB; 100 MiB by default.
+    public var largeBodySize = 100 << 20
+    /// The most unread bytes a streamed body may hold in memory for a slow reader; 8 MiB by
+    /// default (`TransportBody` keeps 4 MiB by default, then spills to a file).
+    public var streamMemoryBound = 8 << 20
     private let makeTransport: @Sendable () -> any Transport
 
     /// Creates the suite for a transport.

@@ -36,6 +36,8 @@ struct HTTPConnection {
         for step in steps {
             switch step {
             case .send(let data): guard Socket.write(descriptor, data) else { return }
+            case .sendRepeated(let data, let count):
+                for _ in 0..<count where !Socket.write(descriptor, data) { return }
             case .pause(let seconds): Thread.sleep(forTimeInterval: seconds)
             case .stall: while !Socket.read(descriptor).isEmpty {}
             case .run(let body): body()

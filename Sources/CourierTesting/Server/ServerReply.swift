@@ -25,6 +25,9 @@ public struct ServerReply: Sendable {
     public enum RawStep: Sendable {
         /// Sends these bytes as they are.
         case send(Data)
+        /// Sends these bytes `count` times in a row: a large body that the server never holds
+        /// whole.
+        case sendRepeated(Data, count: Int)
         /// Waits this many seconds.
         case pause(TimeInterval)
         /// Keeps the connection open, sending nothing, until the client closes it.

@@ -13,7 +13,7 @@ import Testing
 struct TransportCapabilitiesTests {
     @Test("a request asking for an option the transport does not declare fails before it is sent")
     func unsupportedOptionRefused() async throws {
-        let transport = WholeBodyTransport()
+        let transport = MinimalTransport()
         let provider = Provider<TransferTarget>(transport: transport)
         let target = TransferTarget(
             baseURL: URL(string: "http://127.0.0.1:9")!, path: "/cached", method: .get, task: .requestPlain,
@@ -27,14 +27,14 @@ struct TransportCapabilitiesTests {
         }
         #expect(
             underlying as? RequestValidationError
-                == .unsupportedOptions(.cachePolicy, transport: "WholeBodyTransport"))
+                == .unsupportedOptions(.cachePolicy, transport: "MinimalTransport"))
         #expect(transport.sent.value == 0)
         #expect("\(underlying)".contains("[cachePolicy]"))
     }
 
     @Test("a request with URLRequest's defaults asks for nothing, and goes through")
     func defaultsAskForNothing() async throws {
-        let transport = WholeBodyTransport()
+        let transport = MinimalTransport()
         let provider = Provider<TransferTarget>(transport: transport)
         let target = TransferTarget(
             baseURL: URL(string: "http://127.0.0.1:9")!, path: "/", method: .get, task: .requestPlain)
@@ -63,13 +63,13 @@ struct TransportCapabilitiesTests {
     func builtInsHonourEverything() {
         #expect(URLSessionTransport().capabilities == .all)
         #expect(ScriptedTransport().capabilities == .all)
-        #expect(RedirectingTransport(engine: WholeBodyTransport()).capabilities == [])
+        #expect(RedirectingTransport(engine: MinimalTransport()).capabilities == [])
         #expect(RecordingTransport(URLSessionTransport(), recorder: CallRecorder()).capabilities == .all)
     }
 
     @Test("the provider times out a transport that ignores its timeout and its cancellation, promptly")
     func providerEnforcesTimeout() async throws {
-        let transport = WholeBodyTransport(delay: 5)
+        let transport = MinimalTransport(delay: 5)
         let provider = Provider<TransferTarget>(transport: transport)
         let target = TransferTarget(
             baseURL: URL(string: "http://127.0.0.1:9")!, path: "/slow", method: .get, task: .requestPlain,
@@ -90,7 +90,7 @@ struct TransportCapabilitiesTests {
 
     @Test("a cancelled caller is not held by a transport that ignores cancellation when a timeout applies")
     func cancellationWithTimeout() async throws {
-        let transport = WholeBodyTransport(delay: 5)
+        let transport = MinimalTransport(delay: 5)
         let provider = Provider<TransferTarget>(transport: transport)
         let target = TransferTarget(
             baseURL: URL(string: "http://127.0.0.1:9")!, path: "/slow", method: .get, task: .requestPlain,
@@ -120,7 +120,7 @@ extension TemporaryFilesSuite {
             let folder = try Scratch.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let destinationURL = folder.appendingPathComponent("report.bin")
-            let transport = WholeBodyTransport(body: Data("the report".utf8))
+            let transport = MinimalTransport(body: Data("the report".utf8))
             let target = TransferTarget(
                 baseURL: URL(string: "http://127.0.0.1:9")!, path: "/report", method: .get,
                 task: .downloadDestination { _, _ in (destinationURL, []) })
@@ -136,7 +136,7 @@ extension TemporaryFilesSuite {
 
 /// A transport that only does whole bodies and declares no capability: it answers 200 with
 /// `body` after `delay` seconds, ignoring the request's timeout and the task's cancellation.
-final class WholeBodyTransport: Transport, Sendable {
+final class MinimalTransport: Transport, Sendable {
     let sent = Locked(0)
     private let delay: TimeInterval
     private let body: Data

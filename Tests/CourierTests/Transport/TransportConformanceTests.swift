@@ -50,11 +50,14 @@ struct TransportConformanceCatchesTests {
         }
     }
 
-    /// Implements only `send`: its `stream` is the default, which waits for the whole body.
+    /// Implements only `send`, and declares no capability: its `stream` is the default, which
+    /// waits for the whole body, and its timeouts are left to Courier.
     struct WholeBodyTransport: Transport {
         let base = URLSessionTransport()
         func send(_ request: TransportRequest) async throws -> TransportResponse {
-            try await base.send(request)
+            var untimed = request
+            untimed.timeout = nil
+            return try await base.send(untimed)
         }
     }
 
@@ -64,6 +67,40 @@ struct TransportConformanceCatchesTests {
             try await TransportConformance { WholeBodyTransport() }.check(.streamedHeadBeforeBody)
         }
         #expect(error?.description == "streamedHeadBeforeBody: the head came back only once the whole body had arrived")
+    }
+
+    /// Declares that it enforces timeouts, and does not.
+    struct TimeoutClaimingTransport: Transport {
+        let base = WholeBodyTransport()
+        var capabilities: TransportCapabilities { .timeouts }
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            var untimed = request
+            untimed.timeout = nil
+            return try await base.send(untimed)
+        }
+    }
+
+    @Test("a transport that returns whole bodies holds a slow reader's body in memory: streamedSlowConsumer fails")
+    func wholeBodyInMemory() async throws {
+        var suite = TransportConformance { WholeBodyTransport() }
+        suite.largeBodySize = 16 << 20
+        let error = await #expect(throws: ConformanceFailure.self) { try await suite.check(.streamedSlowConsumer) }
+        #expect(
+            error?.description
+                == "streamedSlowConsumer: the body held 16384 KiB in memory for a slow reader (bound 8192 KiB)")
+    }
+
+    @Test("a transport that leaves timeouts to Courier still times out: the provider's limit applies")
+    func timeoutsLeftToCourier() async throws {
+        try await TransportConformance { WholeBodyTransport() }.check(.stallTimesOut)
+    }
+
+    @Test("a transport that claims to enforce timeouts and does not fails stallTimesOut")
+    func falseTimeoutClaim() async throws {
+        let error = await #expect(throws: ConformanceFailure.self) {
+            try await TransportConformance { TimeoutClaimingTransport() }.check(.stallTimesOut)
+        }
+        #expect(error?.description.contains("had not fired after 5.5 s") == true, "\(String(describing: error))")
     }
 
     @Test("a transport that drops bodies fails smallAndEmptyBodies, naming what differed")
