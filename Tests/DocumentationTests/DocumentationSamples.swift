@@ -484,6 +484,60 @@ import Testing
     let provider = Provider<GitHub>(transport: LoggingTransport())
     _ = provider
     // sample 2
+    /// An engine that answers every request with its own body, as an HTTP client would send it.
+    struct EchoEngine: Transport {
+        var capabilities: TransportCapabilities { [] }
+
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            var body = Data()
+            switch request.body {
+            case .inline: body = request.urlRequest.httpBody ?? Data()
+            case .file(let url): body = try Data(contentsOf: url)
+            case .multipart(let form):
+                if case .data(let data) = try form.encodedForUpload() { body = data }
+            case .stream(let stream):
+                for try await chunk in try stream.chunks() { body.append(chunk) }
+            }
+            let head: HeaderFields = ["Content-Type": "application/octet-stream"]
+            guard request.writesToFile else {
+                return TransportResponse(statusCode: 200, headerFields: head, url: request.urlRequest.url!, data: body)
+            }
+            let file = try DownloadFile()
+            guard file.write(body), file.flush() else {
+                file.delete()
+                throw TransferError.cannotWriteFile(file.url)
+            }
+            file.close()
+            return TransportResponse(
+                statusCode: 200, headerFields: head, url: request.urlRequest.url!, data: Data(), fileURL: file.url)
+        }
+    }
+
+    let engine = RedirectingTransport(engine: EchoEngine())
+    _ = engine
+    // sample 3
+    struct StreamingEchoEngine: Transport {
+        let whole = EchoEngine()
+
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            try await whole.send(request)
+        }
+
+        func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+            let answer = try await whole.send(request)
+            let (body, writer) = TransportBody.makeStream()
+            let feeding = Task {
+                for offset in stride(from: 0, to: answer.data.count, by: 16_384) {
+                    writer.write(answer.data.subdata(in: offset..<min(offset + 16_384, answer.data.count)))
+                }
+                writer.finish()
+            }
+            writer.onTermination = { feeding.cancel() }
+            return StreamedTransportResponse(
+                statusCode: answer.statusCode, headerFields: answer.headerFields, url: request.urlRequest.url!, body: body)
+        }
+    }
+    // sample 4
     let conformance = TransportConformance { LoggingTransport() }
     for testCase in TransportConformance.Case.allCases {
         try await conformance.check(testCase)

@@ -217,26 +217,45 @@ final class BodyBuffer: Sendable {
 }
 
 /// The reading side of a ``TransportBody``: when the last reference to it goes before the body
-/// was read to the end, the buffer is told, and the writer cancels the transfer.
+/// was read to the end, the source is told, and the engine cancels the transfer.
 final class BodyConsumer: Sendable {
-    private let buffer: BodyBuffer
+    /// Where the chunks come from.
+    enum Source: Sendable {
+        /// Written by the engine, buffered until read.
+        case buffer(BodyBuffer)
+        /// Pulled from the engine when read.
+        case pull(BodyPull)
+    }
 
-    init(_ buffer: BodyBuffer) {
-        self.buffer = buffer
+    private let source: Source
+
+    init(_ source: Source) {
+        self.source = source
     }
 
     func next() async throws -> Data? {
-        try await buffer.next()
+        switch source {
+        case .buffer(let buffer): try await buffer.next()
+        case .pull(let pull): try await pull.next()
+        }
     }
 
     func terminate() {
-        buffer.terminate()
+        switch source {
+        case .buffer(let buffer): buffer.terminate()
+        case .pull(let pull): pull.terminate()
+        }
     }
 
-    var peakMemoryBytes: Int { buffer.peakMemoryBytes }
+    var peakMemoryBytes: Int {
+        switch source {
+        case .buffer(let buffer): buffer.peakMemoryBytes
+        case .pull(let pull): pull.peakMemoryBytes
+        }
+    }
 
     deinit {
-        buffer.terminate()
+        terminate()
     }
 }
 

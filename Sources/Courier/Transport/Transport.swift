@@ -21,7 +21,10 @@ import Foundation
 /// A transport returns every HTTP status code as a response; it throws only when no response was
 /// received. It should stop promptly when the calling Swift task is cancelled. An engine that can
 /// follow redirects should not: wrap it in ``RedirectingTransport``, so that Courier's redirect
-/// rules hold. CourierTesting's `TransportConformance` checks all of this against a local server.
+/// rules hold. An engine that does not speak Foundation reads the request's
+/// ``TransportRequest/method`` and ``TransportRequest/headerFields`` and answers with
+/// ``HeaderFields``; it declares the request options it honours in ``capabilities``.
+/// CourierTesting's `TransportConformance` checks all of this against a local server.
 public protocol Transport: Sendable {
     /// Sends `request` and returns the response with its whole body.
     /// - Parameter request: What to send.

@@ -30,7 +30,22 @@ public struct TransportBody: AsyncSequence, Sendable {
     /// - Returns: The body, for the consumer, and its writer, for the engine.
     public static func makeStream(memoryLimit: Int = defaultMemoryLimit) -> (TransportBody, Writer) {
         let buffer = BodyBuffer(memoryLimit: Swift.max(1, memoryLimit))
-        return (TransportBody(consumer: BodyConsumer(buffer)), Writer(buffer))
+        return (TransportBody(consumer: BodyConsumer(.buffer(buffer))), Writer(buffer))
+    }
+
+    /// A body read from an engine with backpressure: each chunk is asked of `next` only when the
+    /// consumer reads, so a slow consumer slows the transfer and nothing is buffered.
+    /// ```swift
+    /// let body = TransportBody(pulling: { try await source.next() }, onTermination: { request.cancel() })
+    /// ```
+    /// - Parameters:
+    ///   - next: Gives the next chunk, or `nil` at the end; called by one reader at a time.
+    ///   - onTermination: Called once when the consumer stops before the end (it ended its
+    ///     iteration, dropped the body, or its task was cancelled): cancel the transfer there.
+    public init(
+        pulling next: @escaping @Sendable () async throws -> Data?, onTermination: @escaping @Sendable () -> Void
+    ) {
+        consumer = BodyConsumer(.pull(BodyPull(next: next, onTermination: onTermination)))
     }
 
     /// A body that is `data`, whole: what ``Transport/stream(_:)`` gives for a transport that only
