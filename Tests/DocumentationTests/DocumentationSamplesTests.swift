@@ -37,7 +37,9 @@ struct DocumentationSamplesTests {
 /// Turns the documentation's `swift` blocks into one Swift file: one function per document,
 /// holding its blocks in order, so a later block may use what an earlier one declared.
 ///
-/// Rules for samples: a block whose first line is `// Package.swift` is a manifest and is skipped;
+/// Rules for samples: a block whose first line is `// Package.swift` is a manifest and is skipped,
+/// and so is one whose first line starts with `// Add-on:` (it needs an add-on package, whose own
+/// tests use the same code);
 /// `import` lines are dropped (the file imports what samples need); a block starting with
 /// `extension` goes at file scope; every `let` at the left margin of a block is marked as used.
 enum SampleExtractor {
@@ -99,7 +101,10 @@ enum SampleExtractor {
             if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
                 current = []
             } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
-                if let block = current, block.first != "// Package.swift" { blocks.append(block) }
+                if let block = current, block.first != "// Package.swift", block.first?.hasPrefix("// Add-on:") != true
+                {
+                    blocks.append(block)
+                }
                 current = nil
             } else if current != nil, !line.hasPrefix("import ") {
                 current?.append(line)

@@ -1,0 +1,66 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Upcoming language features switched on for every target, as in the root package.
+let upcomingFeatures: [SwiftSetting] = [
+    // `any` must be spelled out for existential types, which keeps their cost visible.
+    .enableUpcomingFeature("ExistentialAny"),
+    // Member imports stay scoped to the file that asks for them.
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+// Courier on AsyncHTTPClient (SwiftNIO): its own package, so that Courier's root package keeps
+// zero dependencies. Depends on Courier by path.
+let package = Package(
+    name: "CourierAsyncHTTPClient",
+    // AsyncHTTPClient's async API needs the same releases as Courier.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+    products: [
+        .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        .executable(name: "courier-upstream", targets: ["courier-upstream"]),
+    ],
+    dependencies: [
+        .package(name: "Courier", path: "../.."),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    ],
+    targets: [
+        .target(
+            name: "CourierAsyncHTTPClient",
+            dependencies: [
+                .product(name: "Courier", package: "Courier"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // A sample: a small server-side job calling an upstream API through Courier on this engine.
+        .executableTarget(
+            name: "courier-upstream",
+            dependencies: [
+                "CourierAsyncHTTPClient",
+                .product(name: "CourierTesting", package: "Courier"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "CourierAsyncHTTPClientTests",
+            dependencies: [
+                "CourierAsyncHTTPClient",
+                .product(name: "CourierTesting", package: "Courier"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

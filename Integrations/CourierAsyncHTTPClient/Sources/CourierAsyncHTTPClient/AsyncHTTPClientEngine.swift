@@ -1,0 +1,71 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One hop on AsyncHTTPClient: the request as it is, no redirect followed
+/// (``AsyncHTTPClientTransport`` follows them above it, with Courier's rules).
+struct AsyncHTTPClientEngine: Transport {
+    let client: HTTPClient
+
+    var capabilities: TransportCapabilities { .timeouts }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let deadline = ExchangeDeadline(request.timeout)
+        do {
+            return try await deadline.run {
+                let (response, upload) = try await execute(request, deadline: deadline)
+                defer { upload.finish() }
+                return try await ResponseHead(response, request: request).collect(response.body, for: request)
+            }
+        } catch {
+            throw AsyncHTTPClientFailure.map(error)
+        }
+    }
+
+    func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        let deadline = ExchangeDeadline(request.timeout)
+        let (response, upload): (HTTPClientResponse, Upload)
+        do {
+            (response, upload) = try await deadline.run { try await execute(request, deadline: deadline) }
+        } catch {
+            throw AsyncHTTPClientFailure.map(error)
+        }
+        let head = ResponseHead(response, request: request)
+        let reader = BodyReader(response.body, head: head, progress: request.progress, deadline: deadline) {
+            upload.finish()
+        }
+        let body = TransportBody(pulling: { try await reader.next() }, onTermination: { reader.stop() })
+        return StreamedTransportResponse(
+            statusCode: head.statusCode, headerFields: head.fields, url: head.url, body: body)
+    }
+
+    /// Sends the request and waits for the response head.
+    private func execute(
+        _ request: TransportRequest, deadline: ExchangeDeadline
+    ) async throws -> (HTTPClientResponse, Upload) {
+        guard let url = request.urlRequest.url else {
+            throw TransportFailure(kind: .badURL, underlying: URLError(.badURL))
+        }
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for field in request.headerFields {
+            outgoing.headers.add(name: field.name, value: field.value)
+        }
+        let upload = try Upload(request)
+        outgoing.body = upload.body
+        do {
+            let response = try await client.execute(outgoing, deadline: deadline.nio)
+            guard response.history.count <= 1 else { throw AsyncHTTPClientTransportError.clientFollowedRedirect }
+            return (response, upload)
+        } catch {
+            upload.finish()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A Courier ``Transport`` on AsyncHTTPClient (SwiftNIO): the engine of choice for Swift on Linux
+/// servers, which streams bodies both ways with backpressure and runs several times the request
+/// rate of URLSession there.
+///
+/// ```swift
+/// let provider = Provider<GitHub>(transport: AsyncHTTPClientTransport())
+/// ```
+/// Courier's redirect rules apply (``RedirectingTransport``: credentials never cross origins,
+/// 307/308 keep the body, the ``RedirectPolicy``), so the `HTTPClient` must not follow redirects
+/// itself: the default client is configured so, and a client you pass must be made with
+/// ``configuration(_:)`` (or `redirectConfiguration: .disallow`). A client that follows a redirect
+/// anyway fails the request with ``AsyncHTTPClientTransportError/clientFollowedRedirect``.
+///
+/// The transport never shuts a client down: the default one lives as long as the process, and
+/// one you pass is yours to shut down once its providers are done.
+public struct AsyncHTTPClientTransport: Transport {
+    /// The client that sends the requests.
+    public let client: HTTPClient
+    /// What to do with redirects.
+    public let redirectPolicy: RedirectPolicy
+    private let redirecting: RedirectingTransport
+
+    /// Creates the transport.
+    /// - Parameters:
+    ///   - client: The client; by default ``sharedClient``. It must not follow redirects.
+    ///   - redirectPolicy: What to do with redirects; follow them (safely) by default.
+    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient, redirectPolicy: RedirectPolicy = .follow) {
+        self.client = client
+        self.redirectPolicy = redirectPolicy
+        self.redirecting = RedirectingTransport(engine: AsyncHTTPClientEngine(client: client), policy: redirectPolicy)
+    }
+
+    /// The client every transport uses unless given another: AsyncHTTPClient's shared event loop
+    /// group and ``configuration(_:)`` of `HTTPClient.Configuration.singletonConfiguration`.
+    /// Like `HTTPClient.shared`, it lives as long as the process and is never shut down.
+    public static var sharedClient: HTTPClient { courierSharedClient }
+
+    /// `base` as Courier needs it: redirects left to Courier (`.disallow`), and a connection that
+    /// cannot be made fails the request at once (`retryConnectionEstablishment = false`) instead of
+    /// being tried again until the request's deadline, as URLSession does.
+    /// - Parameter base: The configuration to start from; by default AsyncHTTPClient's
+    ///   browser-like `singletonConfiguration` (gzip and deflate decoded, full TLS verification).
+    /// - Returns: The configuration.
+    public static func configuration(
+        _ base: HTTPClient.Configuration = .singletonConfiguration
+    ) -> HTTPClient.Configuration {
+        var configuration = base
+        configuration.redirectConfiguration = .disallow
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+
+    /// The request's total timeout is enforced here (AsyncHTTPClient's deadline ends at the
+    /// response head; the transport extends it over the body).
+    public var capabilities: TransportCapabilities { .timeouts }
+
+    /// Sends `request`, follows its redirects, and returns the response with its whole body (or
+    /// the temporary file holding it, for a download).
+    /// - Parameter request: What to send.
+    /// - Returns: The response, whatever its status code.
+    /// - Throws: A `TransportFailure` of the same kind URLSession's error would have, a
+    ///   `CancellationError`, or a `TransferError` for a body that cannot be read.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await redirecting.send(request)
+    }
+
+    /// Sends `request`, follows its redirects, and returns the response at its head, with a body
+    /// read from the connection as the consumer reads it (backpressure: a slow reader slows the
+    /// transfer, and nothing is buffered). Stopping the iteration cancels the request.
+    /// - Parameter request: What to send.
+    /// - Returns: The head and the body.
+    /// - Throws: As ``send(_:)``, when no head was received.
+    public func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        try await redirecting.stream(request)
+    }
+}
+
+/// The default client: one connection pool for the process, as AsyncHTTPClient's own shared
+/// client. A global constant (created once, thread-safely, on first use): an `HTTPClient` must be
+/// shut down before it is released, and this one never is.
+private let courierSharedClient = HTTPClient(
+    eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+    configuration: AsyncHTTPClientTransport.configuration())

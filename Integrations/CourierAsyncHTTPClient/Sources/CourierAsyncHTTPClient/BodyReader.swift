@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOFoundationCompat
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Reads a streamed response body from AsyncHTTPClient when the consumer asks (its body
+/// sequence has backpressure), within the exchange's deadline.
+// @unchecked Sendable: `iterator` and `progress` are touched only by `next()`, which
+// `TransportBody` calls for one reader, one call at a time; `done` is behind a lock.
+final class BodyReader: @unchecked Sendable {
+    private var iterator: HTTPClientResponse.Body.AsyncIterator?
+    private var progress: DownloadProgress
+    private let deadline: ExchangeDeadline
+    private let done: NIOLockedValueBox<(@Sendable () -> Void)?>
+
+    init(
+        _ body: HTTPClientResponse.Body, head: ResponseHead, progress: (@Sendable (TransferProgress) -> Void)?,
+        deadline: ExchangeDeadline, onEnd: @escaping @Sendable () -> Void
+    ) {
+        iterator = body.makeAsyncIterator()
+        self.progress = DownloadProgress(expected: head.expectedLength, report: progress)
+        self.deadline = deadline
+        self.done = NIOLockedValueBox(onEnd)
+    }
+
+    /// The next chunk, or `nil` at the end.
+    func next() async throws -> Data? {
+        guard var current = iterator else { return nil }
+        let buffer: ByteBuffer?
+        do {
+            if deadline.instant == nil {
+                buffer = try await current.next()
+            } else {
+                let box = IteratorBox(current)
+                buffer = try await deadline.run { try await box.next() }
+                current = box.iterator
+            }
+        } catch {
+            iterator = nil
+            stop()
+            throw AsyncHTTPClientFailure.map(error, bodyCutShort: true)
+        }
+        guard let buffer else {
+            iterator = nil
+            stop()
+            return nil
+        }
+        iterator = current
+        progress.add(buffer.readableBytes)
+        return Data(buffer: buffer, byteTransferStrategy: .automatic)
+    }
+
+    /// The body ended or the consumer stopped: the connection's request is dropped (which
+    /// cancels it when unfinished), and the upload's temporary file deleted.
+    func stop() {
+        done.withLockedValue { $0.take() }?()
+    }
+}
+
+/// Carries an iterator into the deadline's child task and back.
+// @unchecked Sendable: the iterator moves to one child task and back, never used by two at once.
+private final class IteratorBox: @unchecked Sendable {
+    var iterator: HTTPClientResponse.Body.AsyncIterator
+
+    init(_ iterator: HTTPClientResponse.Body.AsyncIterator) {
+        self.iterator = iterator
+    }
+
+    func next() async throws -> ByteBuffer? {
+        try await iterator.next()
+    }
+}

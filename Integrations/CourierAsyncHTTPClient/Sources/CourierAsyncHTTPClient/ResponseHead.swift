@@ -1,0 +1,77 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A response head as Courier takes it, and the reading of a whole body into memory or a file.
+struct ResponseHead: Sendable {
+    let statusCode: Int
+    /// The fields in the order received, repeated names kept apart.
+    let fields: HeaderFields
+    /// The URL that answered.
+    let url: URL
+    /// The body's announced length, for progress.
+    let expectedLength: Int64?
+
+    init(_ response: HTTPClientResponse, request: TransportRequest) {
+        statusCode = Int(response.status.code)
+        fields = HeaderFields(response.headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
+        url = request.urlRequest.url ?? URL(fileURLWithPath: "/")
+        expectedLength = response.headers.first(name: "content-length").flatMap { Int64($0) }
+    }
+
+    /// Reads `body` whole: into memory, or into a temporary file for a download.
+    func collect(_ body: HTTPClientResponse.Body, for request: TransportRequest) async throws -> TransportResponse {
+        var progress = DownloadProgress(expected: expectedLength, report: request.progress)
+        guard request.writesToFile else {
+            var data = Data()
+            if let expectedLength, expectedLength > 0, expectedLength < 64 << 20 {
+                data.reserveCapacity(Int(expectedLength))
+            }
+            for try await buffer in body {
+                buffer.withUnsafeReadableBytes { data.append(contentsOf: $0) }
+                progress.add(buffer.readableBytes)
+            }
+            return TransportResponse(statusCode: statusCode, headerFields: fields, url: url, data: data)
+        }
+        let file = try DownloadFile()
+        do {
+            for try await buffer in body {
+                guard file.write(Data(buffer: buffer, byteTransferStrategy: .noCopy)) else {
+                    throw TransferError.cannotWriteFile(file.url)
+                }
+                progress.add(buffer.readableBytes)
+            }
+            guard file.flush() else { throw TransferError.cannotWriteFile(file.url) }
+            file.close()
+        } catch {
+            file.delete()
+            throw error
+        }
+        return TransportResponse(
+            statusCode: statusCode, headerFields: fields, url: url, data: Data(), fileURL: file.url)
+    }
+}
+
+/// Download progress: bytes received so far against the announced length.
+struct DownloadProgress {
+    let expected: Int64?
+    let report: (@Sendable (TransferProgress) -> Void)?
+    private(set) var received: Int64 = 0
+
+    init(expected: Int64?, report: (@Sendable (TransferProgress) -> Void)?) {
+        (self.expected, self.report) = (expected, report)
+    }
+
+    mutating func add(_ count: Int) {
+        guard let report, count > 0 else { return }
+        received += Int64(count)
+        report(TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected))
+    }
+}

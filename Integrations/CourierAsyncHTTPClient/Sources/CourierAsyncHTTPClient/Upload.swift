@@ -1,0 +1,113 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request body as AsyncHTTPClient takes it, read from its source as it is sent (a file or a
+/// form encoded to a temporary file is never loaded whole), with upload progress.
+final class Upload: Sendable {
+    /// The body, or `nil` for none.
+    let body: HTTPClientRequest.Body?
+    /// A file Courier wrote for this upload (a large multipart form), deleted by ``finish()``.
+    private let temporaryFile: URL?
+
+    init(_ request: TransportRequest) throws {
+        let progress = request.progress
+        switch request.body {
+        case .inline:
+            let data = request.urlRequest.httpBody ?? Data()
+            (body, temporaryFile) = (data.isEmpty ? nil : Self.bytes(data, progress: progress), nil)
+        case .file(let url):
+            (body, temporaryFile) = (try Self.file(url, progress: progress), nil)
+        case .multipart(let form):
+            switch try form.encodedForUpload() {
+            case .data(let data): (body, temporaryFile) = (Self.bytes(data, progress: progress), nil)
+            case .temporaryFile(let url):
+                do {
+                    (body, temporaryFile) = (try Self.file(url, progress: progress), url)
+                } catch {
+                    try? FileManager.default.removeItem(at: url)
+                    throw error
+                }
+            }
+        case .stream(let stream):
+            let length: HTTPClientRequest.Body.Length = stream.length.map { .known(Int64($0)) } ?? .unknown
+            let chunks = UploadChunks(try stream.chunks(), total: stream.length.map(Int64.init), progress: progress)
+            (body, temporaryFile) = (.stream(chunks, length: length), nil)
+        }
+    }
+
+    /// Deletes the temporary file, once the exchange is over.
+    func finish() {
+        if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
+    }
+
+    /// A body in memory: handed over whole, or in 64 KiB chunks when progress is reported.
+    private static func bytes(_ data: Data, progress: (@Sendable (TransferProgress) -> Void)?) -> HTTPClientRequest.Body
+    {
+        guard progress != nil else { return .bytes(data) }
+        let stream = UploadStream(length: UInt64(data.count)) { InputStream(data: data) }
+        // A replayable stream made from memory cannot fail to open.
+        guard let chunks = try? stream.chunks() else { return .bytes(data) }
+        return .stream(
+            UploadChunks(chunks, total: Int64(data.count), progress: progress), length: .known(Int64(data.count)))
+    }
+
+    /// A file, read as it is sent, with its length.
+    private static func file(_ url: URL, progress: (@Sendable (TransferProgress) -> Void)?) throws
+        -> HTTPClientRequest.Body
+    {
+        let size: Int64
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            guard attributes[.type] as? FileAttributeType == .typeRegular, let bytes = attributes[.size] as? NSNumber
+            else {
+                throw TransferError.fileNotReadable(url)
+            }
+            size = bytes.int64Value
+        } catch {
+            throw TransferError.fileNotReadable(url)
+        }
+        let stream = UploadStream(length: UInt64(size)) {
+            guard let stream = InputStream(url: url) else { throw TransferError.fileNotReadable(url) }
+            return stream
+        }
+        return .stream(UploadChunks(try stream.chunks(), total: size, progress: progress), length: .known(size))
+    }
+}
+
+/// A body's chunks as AsyncHTTPClient takes them, reporting upload progress as they go.
+struct UploadChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    let chunks: UploadStream.Chunks
+    let total: Int64?
+    let progress: (@Sendable (TransferProgress) -> Void)?
+
+    init(_ chunks: UploadStream.Chunks, total: Int64?, progress: (@Sendable (TransferProgress) -> Void)?) {
+        (self.chunks, self.total, self.progress) = (chunks, total, progress)
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: chunks.makeAsyncIterator(), total: total, progress: progress)
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: UploadStream.Chunks.AsyncIterator
+        let total: Int64?
+        let progress: (@Sendable (TransferProgress) -> Void)?
+        var sent: Int64 = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let chunk = try await base.next() else { return nil }
+            sent += Int64(chunk.count)
+            progress?(TransferProgress(direction: .upload, completedBytes: sent, expectedBytes: total))
+            return ByteBuffer(data: chunk)
+        }
+    }
+}

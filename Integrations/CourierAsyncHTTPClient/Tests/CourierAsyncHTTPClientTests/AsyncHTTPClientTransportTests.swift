@@ -1,0 +1,118 @@
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension SerializedSuite {
+    /// What the conformance suite does not cover: clients the caller owns, redirects a client must
+    /// leave to Courier, and the pipeline's recorded sequences on this engine.
+    @Suite("AsyncHTTPClientTransport")
+    struct AsyncHTTPClientTransportTests {
+        @Test("a client the caller owns serves several providers and is never shut down by them")
+        func callerOwnedClient() async throws {
+            let server = try LoopbackServer { request in ServerReply(body: Data(request.path.utf8)) }
+            let client = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: AsyncHTTPClientTransport.configuration())
+            do {
+                let first = Provider<Echo>(transport: AsyncHTTPClientTransport(client: client))
+                let second = Provider<Echo>(transport: AsyncHTTPClientTransport(client: client))
+                let answers = try await [first.request(Echo(server, "/a")), second.request(Echo(server, "/b"))]
+                #expect(answers.map { String(decoding: $0.data, as: UTF8.self) } == ["/a", "/b"])
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+            // Shutting down works: the transports did not do it first.
+            try await client.shutdown()
+        }
+
+        @Test("a client that follows redirects itself is refused, so Courier's redirect rules are never bypassed")
+        func clientFollowingRedirects() async throws {
+            let server = try LoopbackServer { request in
+                request.path == "/from"
+                    ? ServerReply(status: 302, headers: ["Location": "/to"]) : ServerReply(body: Data("to".utf8))
+            }
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+            let error = await capture {
+                try await Provider<Echo>(transport: AsyncHTTPClientTransport(client: client)).request(
+                    Echo(server, "/from"))
+            }
+            try await client.shutdown()
+            guard case .transport(let underlying, _)? = error else {
+                Issue.record("expected .transport(clientFollowedRedirect), got \(String(describing: error))")
+                return
+            }
+            #expect(underlying as? AsyncHTTPClientTransportError == .clientFollowedRedirect)
+        }
+
+        @Test("the default client leaves redirects to Courier: credentials do not follow to another origin")
+        func redirectsFollowedByCourier() async throws {
+            let other = try LoopbackServer { request in
+                ServerReply(body: Data((request.header("Authorization") ?? "none").utf8))
+            }
+            let server = try LoopbackServer { _ in
+                ServerReply(
+                    status: 307, headers: ["Location": other.baseURL.appendingPathComponent("landed").absoluteString])
+            }
+            var target = Echo(server, "/start")
+            target.headers = ["Authorization": "Bearer secret"]
+
+            let response = try await Provider<Echo>(transport: AsyncHTTPClientTransport()).request(target)
+
+            #expect(String(decoding: response.data, as: UTF8.self) == "none")
+        }
+
+        @Test("plugins, interceptor and transport are called in the same order as on URLSession")
+        func callOrderMatchesURLSession() async throws {
+            let server = try LoopbackServer { _ in ServerReply(status: 503) }
+            func sequence(_ transport: any Transport) async -> [String] {
+                let recorder = CallRecorder()
+                let provider = Provider<Echo>(
+                    transport: RecordingTransport(transport, recorder: recorder),
+                    plugins: [RecordingPlugin("p", recorder: recorder)],
+                    interceptor: RecordingInterceptor(
+                        recorder: recorder, retry: { _, context in context.attempt < 2 ? .retry : .doNotRetry }))
+                _ = await capture { try await provider.request(Echo(server, "/order")) }
+                return recorder.events.map(\.description)
+            }
+
+            let onURLSession = await sequence(URLSessionTransport())
+            let onAsyncHTTPClient = await sequence(AsyncHTTPClientTransport())
+
+            #expect(onAsyncHTTPClient == onURLSession)
+            #expect(onAsyncHTTPClient.filter { $0 == "send" }.count == 2)
+        }
+    }
+}
+
+/// A target for any path of a loopback server.
+struct Echo: TargetType {
+    var baseURL: URL
+    var path: String
+    var method: HTTPMethod = .get
+    var task: HTTPTask = .requestPlain
+    var headers: [String: String]?
+    var validationType: ValidationType { .successCodes }
+
+    init(_ server: LoopbackServer, _ path: String) {
+        baseURL = server.baseURL
+        self.path = path
+    }
+}
+
+/// The `CourierError` an operation throws, or `nil`.
+func capture(_ operation: () async throws -> some Any) async -> CourierError? {
+    do {
+        _ = try await operation()
+        return nil
+    } catch {
+        return error as? CourierError
+    }
+}
