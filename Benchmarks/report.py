@@ -31,6 +31,18 @@ plan = [
     ("cancel-latency", "p50_ms", "courier", "raw", "cancel → completion, 16 × 1 MiB in flight", "ms"),
     ("cancel-latency", "p99_ms", "courier", "raw", "", "ms"),
     ("cancel-latency", "max_ms", "courier", "raw", "< 50 ms, or raw's own tail", "ms"),
+    ("ahc-sequential", "requests_per_second", "courier", "raw", "≥ 0.95× raw AsyncHTTPClient", "req/s"),
+    ("ahc-sequential", "cpu_us_per_request", "courier", "raw", "CPU per request", "µs"),
+    ("ahc-sequential", "requests_per_second", "courier", "urlsession", "≥ 2× raw URLSession", "req/s"),
+    ("ahc-sequential", "requests_per_second", "raw", "urlsession", "raw AsyncHTTPClient ÷ raw URLSession", "req/s"),
+    ("ahc-concurrent", "requests_per_second", "courier", "raw", "≥ 0.95× raw AsyncHTTPClient (32 in flight)", "req/s"),
+    ("ahc-concurrent", "cpu_us_per_request", "courier", "raw", "CPU per request", "µs"),
+    ("ahc-concurrent", "requests_per_second", "courier", "urlsession", "≥ 3.5× raw URLSession", "req/s"),
+    ("ahc-concurrent", "requests_per_second", "raw", "urlsession", "raw AsyncHTTPClient ÷ raw URLSession", "req/s"),
+    ("ahc-large-file", "seconds", "courier", "raw", "100 MiB to a file", "s"),
+    ("ahc-large-file", "peak_rss_growth_mib", "courier", "raw", "≤ 8 MiB growth", "MiB"),
+    ("ahc-multipart", "peak_rss_growth_mib", "courier", "raw", "≤ 32 MiB (1 GiB file; raw: plain file upload)", "MiB"),
+    ("ahc-multipart", "seconds", "courier", "raw", "", "s"),
     ("auth", "refreshes", "courier", None, "100 concurrent 401s → 1 refresh", ""),
     ("auth", "seconds", "courier", None, "", "s"),
 ]
@@ -76,6 +88,8 @@ for row in table:
     if "over_baseline_us" in row:
         ratio += f" (+{row['over_baseline_us']['median']:.2f} µs)"
     label = row["figure"] + (f" ({row['courier_variant']})" if row["courier_variant"] not in (None, "courier") else "")
+    if row["baseline_variant"] not in (None, "raw", "decode"):
+        label += f" ÷ {row['baseline_variant']}"
     print(f"{row['measurement']:<14}{label:<28}{fmt(row['courier']):<28}{fmt(row['baseline']):<28}{ratio:<20}{row['target']}")
 
 json.dump({"server": server, "rounds": int(rounds), "quick": quick == "1", "rows": table, "runs": runs},

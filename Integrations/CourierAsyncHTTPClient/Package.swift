@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The tests' TLS server negotiates HTTP/2 (AsyncHTTPClient depends on it already).
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     ],
     targets: [
         .target(
@@ -50,6 +52,18 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // The benchmark: Courier on AsyncHTTPClient against raw AsyncHTTPClient and raw URLSession,
+        // run side by side by Benchmarks/run.
+        .executableTarget(
+            name: "courier-ahc-bench",
+            dependencies: [
+                "CourierAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "CourierAsyncHTTPClientTests",
             dependencies: [
@@ -58,6 +72,10 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ],
             swiftSettings: upcomingFeatures
         ),
