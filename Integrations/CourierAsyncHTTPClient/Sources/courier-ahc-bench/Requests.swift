@@ -92,15 +92,15 @@ enum Requests {
 
     /// `RUSAGE_SELF`, typed as this platform's `getrusage` takes it (an enum case on Glibc).
     #if canImport(Glibc)
-        private static let RUSAGE_SELF_WHO = __rusage_who_t(RUSAGE_SELF.rawValue)
+        private static let rusageSelf = __rusage_who_t(RUSAGE_SELF.rawValue)
     #else
-        private static let RUSAGE_SELF_WHO = RUSAGE_SELF
+        private static let rusageSelf = RUSAGE_SELF
     #endif
 
     /// The CPU time this process has used, user and system.
     static func cpuSeconds() -> Double {
         var usage = rusage()
-        getrusage(Self.RUSAGE_SELF_WHO, &usage)
+        getrusage(Self.rusageSelf, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
