@@ -3,6 +3,7 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierTesting
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -67,6 +68,36 @@ extension SerializedSuite {
             let response = try await Provider<Echo>(transport: AsyncHTTPClientTransport()).request(target)
 
             #expect(String(decoding: response.data, as: UTF8.self) == "none")
+        }
+
+        @Test("a 503 with Retry-After is retried by RetryPolicy after the delay, recorded as on URLSession")
+        func retryAfterMatchesURLSession() async throws {
+            func run(_ transport: any Transport) async throws -> ([String], Double) {
+                let calls = NIOLockedValueBox(0)
+                let server = try LoopbackServer { _ in
+                    let call = calls.withLockedValue { count in
+                        count += 1
+                        return count
+                    }
+                    return call == 1
+                        ? ServerReply(status: 503, headers: ["Retry-After": "1"]) : ServerReply(body: Data("ok".utf8))
+                }
+                let recorder = CallRecorder()
+                let provider = Provider<Echo>(
+                    transport: RecordingTransport(transport, recorder: recorder),
+                    plugins: [RecordingPlugin("p", recorder: recorder)],
+                    interceptor: Interceptor(retriers: [RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01)]))
+                let start = Date()
+                _ = try await provider.request(Echo(server, "/retry"))
+                return (recorder.events.map(\.description), Date().timeIntervalSince(start))
+            }
+
+            let (onURLSession, _) = try await run(URLSessionTransport())
+            let (onAsyncHTTPClient, waited) = try await run(AsyncHTTPClientTransport())
+
+            #expect(onAsyncHTTPClient == onURLSession)
+            #expect(onAsyncHTTPClient.filter { $0 == "send" }.count == 2)
+            #expect(waited >= 1, "the retry came after \(waited) s, before the server's Retry-After")
         }
 
         @Test("plugins, interceptor and transport are called in the same order as on URLSession")
