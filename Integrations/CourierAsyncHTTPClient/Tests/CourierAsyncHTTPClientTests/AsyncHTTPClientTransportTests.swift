@@ -70,6 +70,30 @@ extension SerializedSuite {
             #expect(String(decoding: response.data, as: UTF8.self) == "none")
         }
 
+        @Test("the client's proxy setting is passed through: the request for another origin reaches the proxy")
+        func proxyPassedThrough() async throws {
+            let proxy = try LoopbackServer { request in
+                ServerReply(body: Data("\(request.header("Host") ?? "") \(request.path)".utf8))
+            }
+            var configuration = HTTPClient.Configuration.singletonConfiguration
+            configuration.proxy = .server(host: "127.0.0.1", port: Int(proxy.port))
+            let client = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: AsyncHTTPClientTransport.configuration(configuration))
+            let origin = URL(string: "http://127.0.0.1:9")!
+            var target = Echo(proxy, "/through-proxy")
+            target.baseURL = origin
+
+            let result = await Result(catching: {
+                try await Provider<Echo>(transport: AsyncHTTPClientTransport(client: client)).request(target)
+            })
+            try await client.shutdown()
+
+            let received = try result.get().mapString()
+            // The origin (port 9, discard) would refuse the connection: the proxy answered.
+            #expect(received == "127.0.0.1:9 /through-proxy")
+        }
+
         @Test("a 503 with Retry-After is retried by RetryPolicy after the delay, recorded as on URLSession")
         func retryAfterMatchesURLSession() async throws {
             func run(_ transport: any Transport) async throws -> ([String], Double) {
