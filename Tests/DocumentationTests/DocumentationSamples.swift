@@ -353,6 +353,29 @@ import Testing
     _ = logged
 }
 
+/// The samples of StreamingAndServerSentEvents.md.
+@Sendable func streamingAndServerSentEventsSamples() async throws {
+    // sample 1
+    let provider = Provider<GitHub>()
+    let streamed = try await provider.stream(.zen)
+    for try await line in streamed.lines {
+        print(line)
+    }
+    _ = provider
+    _ = streamed
+    // sample 2
+    struct Token: Decodable, Sendable { let text: String }
+
+    for try await token in try await provider.stream(.zen).decodedLines(as: Token.self) {
+        print(token.text, terminator: "")
+    }
+    // sample 3
+    for try await event in provider.events(.zen) {
+        if event.data == "[DONE]" { break }
+        print(event.type, event.data)
+    }
+}
+
 /// The samples of TestingYourAPI.md.
 @Sendable func testingYourAPISamples() async throws {
     // sample 1

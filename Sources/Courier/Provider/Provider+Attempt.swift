@@ -26,6 +26,8 @@ struct AttemptSetup<Target: TargetType>: Sendable {
     let progress: (any ProgressSink)?
     /// The attempt's and the whole request's time limits.
     let timeouts: Timeouts
+    /// For a streamed request: where the accepted attempt's body goes.
+    let streaming: StreamHandoff?
     /// What the interceptor remembers about the request across its attempts.
     let storage = RequestStorage()
 
@@ -90,7 +92,11 @@ extension Provider {
             urlRequest: request, body: setup.body, writesToFile: setup.destination != nil, progress: report,
             timeout: setup.timeouts.forExchange)
         do {
-            received = try await Self.send(transportRequest, on: setup.transport)
+            if let streaming = setup.streaming {
+                received = try await Self.stream(transportRequest, on: setup.transport, into: streaming, setup: setup)
+            } else {
+                received = try await Self.send(transportRequest, on: setup.transport)
+            }
         } catch {
             let failure = Self.failure(error) { .transport(TransportFailure.normalized($0), request: request) }
             return .failure(AttemptFailure(error: failure, request: request))

@@ -9,17 +9,20 @@ extension Provider {
     /// Runs a request from target to final, processed result, reporting its transfer's progress
     /// to `progress`. With ``trackInflights``, a request that may join an identical one in flight
     /// (``RequestKey/joining(_:task:)``) does, and receives its progress from then on.
-    func perform(_ target: Target, progress: ProgressReporter? = nil) async -> Result<Response, CourierError> {
-        let endpoint = endpointClosure(target)
+    /// A streamed request (`streaming`) never joins another: its body goes to one caller.
+    func perform(
+        _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil
+    ) async -> Result<Response, CourierError> {
+        let endpoint = endpoint(for: target, adding: streaming?.extraHeaders ?? [:])
         let outcome: Result<Response, CourierError>
-        if trackInflights, let request = try? endpoint.urlRequest(),
+        if trackInflights, streaming == nil, let request = try? endpoint.urlRequest(),
             let key = RequestKey.joining(request, task: endpoint.task)
         {
             outcome = await inflights.perform(key: key, progress: progress) { shared in
                 await self.exchange(target, endpoint, shared)
             }
         } else {
-            outcome = await exchange(target, endpoint, progress)
+            outcome = await exchange(target, endpoint, progress, streaming: streaming)
         }
         var result = outcome
         for plugin in plugins {
@@ -28,10 +31,15 @@ extension Provider {
         return result
     }
 
+    /// The endpoint of `target`, with `headers` added for this request only.
+    private func endpoint(for target: Target, adding headers: [String: String]) -> Endpoint {
+        headers.isEmpty ? endpointClosure(target) : endpointClosure(target).adding(newHTTPHeaderFields: headers)
+    }
+
     /// Builds the request, runs its attempts and tells the plugins the outcome: the part of a
     /// request that joined requests share.
     private func exchange(
-        _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?
+        _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?, streaming: StreamHandoff? = nil
     ) async -> Result<Response, CourierError> {
         let id = nextRequestID()
         let stopwatch = Stopwatch()
@@ -48,7 +56,8 @@ extension Provider {
             )
             let setup = AttemptSetup(
                 requestID: id, target: target, base: request, transport: transport, body: endpoint.task.transportBody,
-                destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts)
+                destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts,
+                streaming: streaming)
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):
             result = .failure(error)

@@ -12,6 +12,23 @@ extension Provider {
         try await transport.sendWithinTimeout(request)
     }
 
+    /// Streams `request`: an accepted head hands its body to `handoff` and returns the head with
+    /// an empty body; a rejected head returns with the start of its body (up to 64 KiB, for the
+    /// error), and the rest of the transfer is dropped.
+    static func stream(
+        _ request: TransportRequest, on transport: any Transport, into handoff: StreamHandoff,
+        setup: AttemptSetup<Target>
+    ) async throws -> TransportResponse {
+        let streamed = try await transport.stream(request)
+        let head = (streamed.statusCode, streamed.response, streamed.receivedFields)
+        guard setup.target.validationType.accepts(streamed.statusCode) else {
+            let start = try await streamed.body.prefix(upTo: 64 << 10)
+            return TransportResponse(statusCode: head.0, response: head.1, headerFields: head.2, data: start)
+        }
+        handoff.store(streamed.body)
+        return TransportResponse(statusCode: head.0, response: head.1, headerFields: head.2, data: Data())
+    }
+
     /// For a download whose transport returned the body in memory: the body written to a
     /// temporary file, to be placed like any download. `nil` when there is nothing to bridge.
     /// - Throws: ``TransferError/cannotWriteFile(_:)``.

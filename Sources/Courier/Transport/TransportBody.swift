@@ -84,6 +84,17 @@ public struct TransportBody: AsyncSequence, Sendable {
         return data
     }
 
+    /// The chunks up to `limit` bytes, joined; the rest of the body is left unread (dropping the
+    /// body then ends the transfer).
+    func prefix(upTo limit: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in self {
+            data.append(chunk.prefix(limit - data.count))
+            if data.count >= limit { break }
+        }
+        return data
+    }
+
     /// Reads a ``TransportBody``'s chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let iteration: BodyIteration

@@ -70,6 +70,17 @@ public struct TransportResponse: Sendable {
     }
 }
 
+extension TransportResponse {
+    /// A response with both heads given, as a streamed head is turned into one.
+    init(statusCode: Int, response: HTTPURLResponse?, headerFields: HeaderFields?, data: Data) {
+        self.statusCode = statusCode
+        self.response = response
+        self.receivedFields = headerFields
+        self.data = data
+        self.fileURL = nil
+    }
+}
+
 extension HTTPURLResponse {
     /// Foundation's response for a head an engine received (`nil` when Foundation refuses it).
     convenience init?(url: URL, statusCode: Int, headerFields: HeaderFields) {

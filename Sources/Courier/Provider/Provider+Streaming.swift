@@ -1,0 +1,53 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Provider {
+    /// Sends the request of `target` and returns its response as soon as its head is accepted,
+    /// with a body that arrives as the caller reads it.
+    ///
+    /// ```swift
+    /// let streamed = try await provider.stream(.logs(follow: true))
+    /// for try await line in streamed.lines { print(line) }
+    /// ```
+    /// The request takes the same pipeline as any other (see <doc:CallOrder>): `prepare`,
+    /// `willSend`, `adapt`, the transport, then validation of the head; a rejected head is
+    /// retried as any failed attempt, so retries happen only before the first byte reaches the
+    /// caller. `didReceive` and `process` run once, when the head is accepted (with the head and
+    /// an empty body) or when the request fails. The transport streams the body
+    /// (`Transport.stream(_:)`); a stubbed target's sample arrives as one chunk.
+    /// - Parameter target: The target.
+    /// - Returns: The accepted head and the body.
+    /// - Throws: The request's ``CourierError``, as ``request(_:)`` would throw it.
+    public func stream(_ target: Target) async throws(CourierError) -> StreamedResponse {
+        try await stream(target, handoff: StreamHandoff())
+    }
+
+    /// ``stream(_:)`` with header fields added for this request only.
+    func stream(_ target: Target, handoff: StreamHandoff) async throws(CourierError) -> StreamedResponse {
+        let response = try await perform(target, streaming: handoff).get()
+        // A plugin's `process` may have replaced the result; its body is then the one to read.
+        let body = handoff.take() ?? TransportBody(response.data)
+        return StreamedResponse(response: response, body: body)
+    }
+
+    /// The Server-Sent Events of `target`, reconnecting as an `EventSource` does: when the stream
+    /// ends or breaks, the request is sent again (through the whole pipeline, so the interceptor
+    /// can refresh a token first) after the server's `retry` or the policy's delay, with the
+    /// `Last-Event-ID` of the last event; a 204 answer or a stopped iteration ends it.
+    ///
+    /// ```swift
+    /// for try await event in provider.events(.notifications) where event.type == "message" {
+    ///     print(event.data)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - target: The target; its response must be `text/event-stream`.
+    ///   - reconnection: When and how often to reconnect.
+    /// - Returns: The events, across reconnections.
+    public func events(_ target: Target, reconnection: EventReconnection = EventReconnection()) -> EventSource<Target> {
+        EventSource(provider: self, target: target, reconnection: reconnection)
+    }
+}
