@@ -61,9 +61,9 @@ extension MultipartFormData {
         return .temporaryFile(file)
     }
 
-    private var closingBoundary: Data { Data("--\(boundary)--\r\n".utf8) }
+    var closingBoundary: Data { Data("--\(boundary)--\r\n".utf8) }
 
-    private func header(of part: Part) -> Data {
+    func header(of part: Part) -> Data {
         var text = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(part.name))\""
         if let fileName = part.fileName { text += "; filename=\"\(Self.escape(fileName))\"" }
         text += "\r\n"

@@ -87,7 +87,7 @@ private final class InputStreamReader: @unchecked Sendable {
             state = .open
         }
         guard state == .open else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        var buffer = [UInt8](repeating: 0, count: 256 << 10)
         let count = stream.read(&buffer, maxLength: buffer.count)
         guard count > 0 else {
             stream.close()

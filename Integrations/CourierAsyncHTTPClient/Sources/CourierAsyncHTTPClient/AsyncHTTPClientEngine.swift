@@ -19,8 +19,7 @@ struct AsyncHTTPClientEngine: Transport {
         let deadline = ExchangeDeadline(request.timeout)
         do {
             return try await deadline.run {
-                let (response, upload) = try await execute(request, deadline: deadline)
-                defer { upload.finish() }
+                let response = try await execute(request, deadline: deadline)
                 return try await ResponseHead(response, request: request).collect(response.body, for: request)
             }
         } catch {
@@ -30,17 +29,17 @@ struct AsyncHTTPClientEngine: Transport {
 
     func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
         let deadline = ExchangeDeadline(request.timeout)
-        let (response, upload): (HTTPClientResponse, Upload)
+        let response: HTTPClientResponse
         do {
-            (response, upload) = try await deadline.run { try await execute(request, deadline: deadline) }
+            response = try await deadline.run { try await execute(request, deadline: deadline) }
         } catch {
             throw AsyncHTTPClientFailure.map(error)
         }
         let head = ResponseHead(response, request: request)
-        let reader = BodyReader(response.body, head: head, progress: request.progress, deadline: deadline) {
-            upload.finish()
-        }
-        let body = TransportBody(pulling: { try await reader.next() }, onTermination: { reader.stop() })
+        let reader = BodyReader(response.body, head: head, progress: request.progress, deadline: deadline)
+        // The reader goes with the body: once the consumer stops, it is released, and with it
+        // AsyncHTTPClient's body iterator, which cancels the unfinished request.
+        let body = TransportBody(pulling: { try await reader.next() }, onTermination: {})
         return StreamedTransportResponse(
             statusCode: head.statusCode, headerFields: head.fields, url: head.url, body: body)
     }
@@ -48,7 +47,7 @@ struct AsyncHTTPClientEngine: Transport {
     /// Sends the request and waits for the response head.
     private func execute(
         _ request: TransportRequest, deadline: ExchangeDeadline
-    ) async throws -> (HTTPClientResponse, Upload) {
+    ) async throws -> HTTPClientResponse {
         guard let url = request.urlRequest.url else {
             throw TransportFailure(kind: .badURL, underlying: URLError(.badURL))
         }
@@ -57,15 +56,9 @@ struct AsyncHTTPClientEngine: Transport {
         for field in request.headerFields {
             outgoing.headers.add(name: field.name, value: field.value)
         }
-        let upload = try Upload(request)
-        outgoing.body = upload.body
-        do {
-            let response = try await client.execute(outgoing, deadline: deadline.nio)
-            guard response.history.count <= 1 else { throw AsyncHTTPClientTransportError.clientFollowedRedirect }
-            return (response, upload)
-        } catch {
-            upload.finish()
-            throw error
-        }
+        outgoing.body = try Upload(request).body
+        let response = try await client.execute(outgoing, deadline: deadline.nio)
+        guard response.history.count <= 1 else { throw AsyncHTTPClientTransportError.clientFollowedRedirect }
+        return response
     }
 }

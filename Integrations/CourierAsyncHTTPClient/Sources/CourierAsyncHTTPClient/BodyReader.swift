@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Courier
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 
@@ -12,21 +11,19 @@ import NIOFoundationCompat
 /// Reads a streamed response body from AsyncHTTPClient when the consumer asks (its body
 /// sequence has backpressure), within the exchange's deadline.
 // @unchecked Sendable: `iterator` and `progress` are touched only by `next()`, which
-// `TransportBody` calls for one reader, one call at a time; `done` is behind a lock.
+// `TransportBody` calls for one reader, one call at a time.
 final class BodyReader: @unchecked Sendable {
     private var iterator: HTTPClientResponse.Body.AsyncIterator?
     private var progress: DownloadProgress
     private let deadline: ExchangeDeadline
-    private let done: NIOLockedValueBox<(@Sendable () -> Void)?>
 
     init(
         _ body: HTTPClientResponse.Body, head: ResponseHead, progress: (@Sendable (TransferProgress) -> Void)?,
-        deadline: ExchangeDeadline, onEnd: @escaping @Sendable () -> Void
+        deadline: ExchangeDeadline
     ) {
         iterator = body.makeAsyncIterator()
         self.progress = DownloadProgress(expected: head.expectedLength, report: progress)
         self.deadline = deadline
-        self.done = NIOLockedValueBox(onEnd)
     }
 
     /// The next chunk, or `nil` at the end.
@@ -43,23 +40,15 @@ final class BodyReader: @unchecked Sendable {
             }
         } catch {
             iterator = nil
-            stop()
             throw AsyncHTTPClientFailure.map(error, bodyCutShort: true)
         }
         guard let buffer else {
             iterator = nil
-            stop()
             return nil
         }
         iterator = current
         progress.add(buffer.readableBytes)
         return Data(buffer: buffer, byteTransferStrategy: .automatic)
-    }
-
-    /// The body ended or the consumer stopped: the connection's request is dropped (which
-    /// cancels it when unfinished), and the upload's temporary file deleted.
-    func stop() {
-        done.withLockedValue { $0.take() }?()
     }
 }
 

@@ -9,42 +9,30 @@ import NIOFoundationCompat
 #endif
 
 /// A request body as AsyncHTTPClient takes it, read from its source as it is sent (a file or a
-/// form encoded to a temporary file is never loaded whole), with upload progress.
+/// form is never loaded whole, nor copied), with upload progress.
 final class Upload: Sendable {
     /// The body, or `nil` for none.
     let body: HTTPClientRequest.Body?
-    /// A file Courier wrote for this upload (a large multipart form), deleted by ``finish()``.
-    private let temporaryFile: URL?
 
     init(_ request: TransportRequest) throws {
         let progress = request.progress
         switch request.body {
         case .inline:
             let data = request.urlRequest.httpBody ?? Data()
-            (body, temporaryFile) = (data.isEmpty ? nil : Self.bytes(data, progress: progress), nil)
+            body = data.isEmpty ? nil : Self.bytes(data, progress: progress)
         case .file(let url):
-            (body, temporaryFile) = (try Self.file(url, progress: progress), nil)
+            body = try Self.file(url, progress: progress)
         case .multipart(let form):
-            switch try form.encodedForUpload() {
-            case .data(let data): (body, temporaryFile) = (Self.bytes(data, progress: progress), nil)
-            case .temporaryFile(let url):
-                do {
-                    (body, temporaryFile) = (try Self.file(url, progress: progress), url)
-                } catch {
-                    try? FileManager.default.removeItem(at: url)
-                    throw error
-                }
-            }
+            // Streamed as it is encoded: no copy of the form in memory or in a temporary file.
+            let stream = try form.uploadStream()
+            let length = Int64(stream.length ?? 0)
+            let chunks = UploadChunks(try stream.chunks(), total: length, progress: progress)
+            body = .stream(chunks, length: .known(length))
         case .stream(let stream):
             let length: HTTPClientRequest.Body.Length = stream.length.map { .known(Int64($0)) } ?? .unknown
             let chunks = UploadChunks(try stream.chunks(), total: stream.length.map(Int64.init), progress: progress)
-            (body, temporaryFile) = (.stream(chunks, length: length), nil)
+            body = .stream(chunks, length: length)
         }
-    }
-
-    /// Deletes the temporary file, once the exchange is over.
-    func finish() {
-        if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
     }
 
     /// A body in memory: handed over whole, or in 64 KiB chunks when progress is reported.

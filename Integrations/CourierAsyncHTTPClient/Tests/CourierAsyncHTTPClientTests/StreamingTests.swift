@@ -1,0 +1,63 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierTesting
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension SerializedSuite {
+    /// Streamed responses and Server-Sent Events through the pipeline on this engine, as on
+    /// URLSession.
+    @Suite("Streaming on AsyncHTTPClient")
+    struct StreamingTests {
+        @Test("lines arrive while the server still holds the rest of the body")
+        func lines() async throws {
+            let release = DispatchSemaphore(value: 0)
+            let server = try LoopbackServer { _ in
+                .raw([
+                    .send(Data("HTTP/1.1 200 OK\r\nContent-Length: 18\r\n\r\nfirst\n".utf8)),
+                    .run { _ = release.wait(timeout: .now() + 10) },
+                    .send(Data("second\nthird".utf8)),
+                ])
+            }
+            let provider = Provider<Echo>(transport: AsyncHTTPClientTransport())
+            let streamed = try await provider.stream(Echo(server, "/lines"))
+            var iterator = streamed.lines.makeAsyncIterator()
+
+            let first = try await iterator.next()
+            release.signal()
+            var rest: [String] = []
+            while let line = try await iterator.next() { rest.append(line) }
+
+            #expect(first == "first")
+            #expect(rest == ["second", "third"])
+        }
+
+        @Test("Server-Sent Events reconnect with Last-Event-ID, and 204 ends them")
+        func events() async throws {
+            let seen = NIOLockedValueBox<[String]>([])
+            let server = try LoopbackServer { request in
+                let count = seen.withLockedValue { seen in
+                    seen.append(request.header("Last-Event-ID") ?? "-")
+                    return seen.count
+                }
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+                switch count {
+                case 1: return .raw(head + "retry: 10\nid: 1\ndata: a\n\n")
+                case 2: return .raw(head + "id: 2\ndata: b\n\n")
+                default: return ServerReply(status: 204)
+                }
+            }
+            let provider = Provider<Echo>(transport: AsyncHTTPClientTransport())
+            var data: [String] = []
+            for try await event in provider.events(Echo(server, "/events")) { data.append(event.data) }
+
+            #expect(data == ["a", "b"])
+            #expect(seen.withLockedValue { $0 } == ["-", "1", "2"])
+        }
+    }
+}
