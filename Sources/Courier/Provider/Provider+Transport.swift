@@ -20,13 +20,13 @@ extension Provider {
         setup: AttemptSetup<Target>
     ) async throws -> TransportResponse {
         let streamed = try await transport.stream(request)
-        let head = (streamed.statusCode, streamed.response, streamed.receivedFields)
+        let head = (streamed.statusCode, streamed.source, streamed.receivedFields)
         guard setup.target.validationType.accepts(streamed.statusCode) else {
             let start = try await streamed.body.prefix(upTo: 64 << 10)
-            return TransportResponse(statusCode: head.0, response: head.1, headerFields: head.2, data: start)
+            return TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: start)
         }
         handoff.store(streamed.body)
-        return TransportResponse(statusCode: head.0, response: head.1, headerFields: head.2, data: Data())
+        return TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: Data())
     }
 
     /// For a download whose transport returned the body in memory: the body written to a

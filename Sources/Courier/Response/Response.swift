@@ -21,7 +21,9 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     /// The HTTP response with its headers, when known: always for the network, and for stubs
     /// answered with `EndpointSampleResponse.response(_:_:)`; `nil` for stubs answered with
     /// `.networkResponse(_:_:)`, as in Moya.
-    public let response: HTTPURLResponse?
+    public var response: HTTPURLResponse? { source.response }
+    /// Where ``response`` comes from.
+    let source: ResponseSource
     /// Where a download was put (``HTTPTask/downloadDestination(_:)``); its `data` is then empty.
     public let fileURL: URL?
     /// The response's header fields in the order the transport received them (a repeated
@@ -48,7 +50,20 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
         self.statusCode = statusCode
         self.data = data
         self.request = request
-        self.response = response
+        self.source = .given(response)
+        self.fileURL = fileURL
+        self.receivedFields = headerFields
+    }
+
+    /// A response whose HTTP response is made only when asked for.
+    init(
+        statusCode: Int, data: Data, request: URLRequest?, source: ResponseSource, fileURL: URL?,
+        headerFields: HeaderFields?
+    ) {
+        self.statusCode = statusCode
+        self.data = data
+        self.request = request
+        self.source = source
         self.fileURL = fileURL
         self.receivedFields = headerFields
     }

@@ -10,7 +10,9 @@ public struct StreamedTransportResponse: Sendable {
     public let statusCode: Int
     /// The HTTP response with its headers, when the transport has one (made from
     /// ``headerFields`` for an engine that gave those instead).
-    public let response: HTTPURLResponse?
+    public var response: HTTPURLResponse? { source.response }
+    /// Where ``response`` comes from.
+    let source: ResponseSource
     /// The response's header fields in the order received.
     public var headerFields: HeaderFields {
         receivedFields ?? response.map(HeaderFields.init) ?? HeaderFields()
@@ -28,7 +30,7 @@ public struct StreamedTransportResponse: Sendable {
     ///   - body: The body.
     public init(statusCode: Int, response: HTTPURLResponse?, body: TransportBody) {
         self.statusCode = statusCode
-        self.response = response
+        self.source = .given(response)
         self.receivedFields = nil
         self.body = body
     }
@@ -42,16 +44,16 @@ public struct StreamedTransportResponse: Sendable {
     ///   - body: The body.
     public init(statusCode: Int, headerFields: HeaderFields, url: URL, body: TransportBody) {
         self.statusCode = statusCode
-        self.response = HTTPURLResponse(url: url, statusCode: statusCode, headerFields: headerFields)
+        self.source = .made(MadeResponse(url: url, statusCode: statusCode, fields: headerFields))
         self.receivedFields = headerFields
         self.body = body
     }
 
     /// A streamed response with both heads given, as the default ``Transport/stream(_:)`` bridges
     /// a whole one.
-    init(statusCode: Int, response: HTTPURLResponse?, headerFields: HeaderFields?, body: TransportBody) {
+    init(statusCode: Int, source: ResponseSource, headerFields: HeaderFields?, body: TransportBody) {
         self.statusCode = statusCode
-        self.response = response
+        self.source = source
         self.receivedFields = headerFields
         self.body = body
     }

@@ -56,7 +56,7 @@ extension Transport {
         whole.writesToFile = false
         let response = try await send(whole)
         return StreamedTransportResponse(
-            statusCode: response.statusCode, response: response.response, headerFields: response.receivedFields,
+            statusCode: response.statusCode, source: response.source, headerFields: response.receivedFields,
             body: TransportBody(response.data))
     }
 }

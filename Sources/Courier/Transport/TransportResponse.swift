@@ -10,7 +10,9 @@ public struct TransportResponse: Sendable {
     public let statusCode: Int
     /// The HTTP response with its headers, when the transport has one (made from
     /// ``headerFields`` for an engine that gave those instead).
-    public let response: HTTPURLResponse?
+    public var response: HTTPURLResponse? { source.response }
+    /// Where ``response`` comes from.
+    let source: ResponseSource
     /// The response's header fields in the order received, repeated names kept apart when the
     /// engine received them apart; empty when there is no head (a stub's `.networkResponse`).
     public var headerFields: HeaderFields {
@@ -32,7 +34,7 @@ public struct TransportResponse: Sendable {
     ///   - fileURL: The temporary file holding the body, for a download.
     public init(response: HTTPURLResponse, data: Data, fileURL: URL? = nil) {
         self.statusCode = response.statusCode
-        self.response = response
+        self.source = .given(response)
         self.receivedFields = nil
         self.data = data
         self.fileURL = fileURL
@@ -49,7 +51,7 @@ public struct TransportResponse: Sendable {
     ///   - fileURL: The temporary file holding the body, for a download.
     public init(statusCode: Int, headerFields: HeaderFields, url: URL, data: Data, fileURL: URL? = nil) {
         self.statusCode = statusCode
-        self.response = HTTPURLResponse(url: url, statusCode: statusCode, headerFields: headerFields)
+        self.source = .made(MadeResponse(url: url, statusCode: statusCode, fields: headerFields))
         self.receivedFields = headerFields
         self.data = data
         self.fileURL = fileURL
@@ -63,7 +65,7 @@ public struct TransportResponse: Sendable {
     ///   - fileURL: The temporary file holding the body, for a download.
     public init(statusCode: Int, data: Data, fileURL: URL? = nil) {
         self.statusCode = statusCode
-        self.response = nil
+        self.source = .given(nil)
         self.receivedFields = nil
         self.data = data
         self.fileURL = fileURL
@@ -72,9 +74,9 @@ public struct TransportResponse: Sendable {
 
 extension TransportResponse {
     /// A response with both heads given, as a streamed head is turned into one.
-    init(statusCode: Int, response: HTTPURLResponse?, headerFields: HeaderFields?, data: Data) {
+    init(statusCode: Int, source: ResponseSource, headerFields: HeaderFields?, data: Data) {
         self.statusCode = statusCode
-        self.response = response
+        self.source = source
         self.receivedFields = headerFields
         self.data = data
         self.fileURL = nil
