@@ -130,7 +130,7 @@ extension Provider {
             }
         }
         let response = Response(
-            statusCode: received.statusCode, data: data, request: request, response: received.response,
+            statusCode: received.statusCode, data: data, request: request, source: received.source,
             fileURL: fileURL,
             headerFields: received.receivedFields)
         guard accepted else { return .failure(AttemptFailure(error: .statusCode(response), request: request)) }

@@ -60,7 +60,7 @@ public struct RedirectingTransport: Transport {
         _ request: TransportRequest, policy: RedirectPolicy,
         hop: (TransportRequest) async throws -> StreamedTransportResponse
     ) async throws -> StreamedTransportResponse {
-        try await loop(request, policy: policy, head: \.response, discard: { _ in }, hop: hop)
+        try await loop(request, policy: policy, status: \.statusCode, head: \.response, discard: { _ in }, hop: hop)
     }
 
     /// The redirect loop of a whole-body request: a redirect's body file is deleted.
@@ -69,22 +69,24 @@ public struct RedirectingTransport: Transport {
         hop: (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
         try await loop(
-            request, policy: policy, head: \.response,
+            request, policy: policy, status: \.statusCode, head: \.response,
             discard: { if let file = $0.fileURL { try? FileManager.default.removeItem(at: file) } }, hop: hop)
     }
 
     /// Sends `request` with `hop` and follows its redirects: the loop every transport shares,
     /// whatever the shape of its answers.
     private static func loop<Answer>(
-        _ request: TransportRequest, policy: RedirectPolicy, head: (Answer) -> HTTPURLResponse?,
-        discard: (Answer) -> Void, hop: (TransportRequest) async throws -> Answer
+        _ request: TransportRequest, policy: RedirectPolicy, status: (Answer) -> Int,
+        head: (Answer) -> HTTPURLResponse?, discard: (Answer) -> Void, hop: (TransportRequest) async throws -> Answer
     ) async throws -> Answer {
         let deadline = request.timeout.map(Deadline.init(after:))
         var current = request
         for _ in 0...maximumRedirects {
             current.timeout = deadline.map { max(0.001, $0.remaining) }
             let answer = try await hop(current)
-            guard let http = head(answer), let next = policy.nextRequest(after: http, for: current.urlRequest)
+            // The status first: an engine's head becomes an HTTPURLResponse only for a redirect.
+            guard RedirectPolicy.redirectStatusCodes.contains(status(answer)), let http = head(answer),
+                let next = policy.nextRequest(after: http, for: current.urlRequest)
             else { return answer }
             discard(answer)
             // A redirect that turned the request into a GET sends no body, whatever its source.
