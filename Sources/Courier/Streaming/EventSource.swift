@@ -71,7 +71,7 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
                 finished = true
                 throw CourierError.underlying(StreamingError.notAnEventStream(contentType: type), streamed.response)
             }
-            current = streamed.events.makeAsyncIterator()
+            current = streamed.events.makeAsyncIterator(lastEventID: lastEventID)
             connected = true
             return true
         }
@@ -79,7 +79,7 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
         /// Keeps the stream's retry and last event ID, then waits to reconnect, or ends.
         private mutating func reconnect(after error: CourierError?) async throws {
             if let parser = current?.parser {
-                if !parser.lastEventID.isEmpty || !lastEventID.isEmpty { lastEventID = parser.lastEventID }
+                lastEventID = parser.lastEventID
                 if let milliseconds = parser.retryMilliseconds { retry = Double(milliseconds) / 1000 }
             }
             current = nil

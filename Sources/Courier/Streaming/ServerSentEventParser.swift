@@ -26,9 +26,13 @@ public struct ServerSentEventParser: Sendable {
     public private(set) var retryMilliseconds: Int?
 
     /// Creates a parser at the start of a stream.
-    /// - Parameter maximumLineLength: The most bytes of a line kept (a longer line is cut there, so
-    ///   a hostile stream cannot grow memory without bound); 1 MiB by default.
-    public init(maximumLineLength: Int = 1 << 20) {
+    /// - Parameters:
+    ///   - lastEventID: The last event ID so far: an event source's, kept across reconnections
+    ///     until a stream sets another; empty by default.
+    ///   - maximumLineLength: The most bytes of a line kept (a longer line is cut there, so a
+    ///     hostile stream cannot grow memory without bound); 1 MiB by default.
+    public init(lastEventID: String = "", maximumLineLength: Int = 1 << 20) {
+        self.lastEventID = lastEventID
         lines = LineSplitter(maximumLineLength: maximumLineLength)
     }
 

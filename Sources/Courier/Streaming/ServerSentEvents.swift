@@ -16,6 +16,12 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         AsyncIterator(chunks: body.makeAsyncIterator())
     }
 
+    /// Reads the events of a reconnection, whose last event ID carries over until the stream
+    /// sets another.
+    func makeAsyncIterator(lastEventID: String) -> AsyncIterator {
+        AsyncIterator(chunks: body.makeAsyncIterator(), lastEventID: lastEventID)
+    }
+
     /// Reads a body's events.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var chunks: ResponseBody.AsyncIterator
@@ -23,8 +29,9 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         public private(set) var parser = ServerSentEventParser()
         var ready: [ServerSentEvent] = []
 
-        init(chunks: ResponseBody.AsyncIterator) {
+        init(chunks: ResponseBody.AsyncIterator, lastEventID: String = "") {
             self.chunks = chunks
+            self.parser = ServerSentEventParser(lastEventID: lastEventID)
         }
 
         /// The next event, or `nil` when the stream ends (an unterminated event is discarded).

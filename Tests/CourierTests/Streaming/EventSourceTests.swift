@@ -47,6 +47,28 @@ struct EventSourceTests {
         #expect(seen.value == ["-", "1", "2"])
     }
 
+    @Test("the last event ID carries over a connection whose events set none, as the standard says")
+    func lastEventIDPersists() async throws {
+        let seen = Locked<[String]>([])
+        let server = try LoopbackServer { request in
+            let count = seen.withLock { seen in
+                seen.append(request.header("Last-Event-ID") ?? "-")
+                return seen.count
+            }
+            switch count {
+            case 1: return Self.eventStream("retry: 10\nid: 1\ndata: a\n\n")
+            case 2: return Self.eventStream("data: b\n\n")
+            default: return ServerReply(status: 204)
+            }
+        }
+        var events: [ServerSentEvent] = []
+        for try await event in Provider<Events>().events(Events(baseURL: server.baseURL)) {
+            events.append(event)
+        }
+        #expect(events == [ServerSentEvent(data: "a", lastEventID: "1"), ServerSentEvent(data: "b", lastEventID: "1")])
+        #expect(seen.value == ["-", "1", "1"])
+    }
+
     @Test("a reconnection goes through the interceptor: an expired token is refreshed once in between")
     func refreshBetweenConnections() async throws {
         let valid = Locked("t1")
