@@ -371,9 +371,33 @@ import Testing
     }
     // sample 3
     for try await event in provider.events(.zen) {
-        if event.data == "[DONE]" { break }
         print(event.type, event.data)
     }
+    // sample 4
+    for try await event in provider.events(.zen, until: .data("[DONE]")) {
+        print(event.data, terminator: "")
+    }
+    // sample 5
+    enum Assistant: TargetType {
+        case reply(String)
+        var baseURL: URL { URL(string: "https://api.example.com")! }
+        var path: String { "/reply" }
+        var method: HTTPMethod { .post }
+        var task: HTTPTask {
+            switch self {
+            case .reply(let prompt): .requestParameters(parameters: ["prompt": prompt], encoding: JSONEncoding.default)
+            }
+        }
+        var headers: [String: String]? { nil }
+        var sampleStream: SampleStream? { .events(data: ["Hel", "lo", "!", "[DONE]"], every: 0.05) }
+    }
+
+    let assistant = Provider<Assistant>(stubClosure: Provider.immediatelyStub)
+    var reply = ""
+    for try await event in assistant.events(.reply("Hi"), until: .data("[DONE]")) {
+        reply += event.data
+    }
+    _ = assistant
 }
 
 /// The samples of TestingYourAPI.md.

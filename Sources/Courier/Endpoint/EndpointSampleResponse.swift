@@ -10,6 +10,9 @@ public enum EndpointSampleResponse: Sendable {
     case networkResponse(Int, Data)
     /// This HTTP response (status code and headers) and body.
     case response(HTTPURLResponse, Data)
+    /// A response with this status code whose body arrives chunk by chunk, as the sample stream
+    /// says (with its header fields).
+    case streamedResponse(Int, SampleStream)
     /// A transport failure with this error, such as `URLError(.notConnectedToInternet)`.
     case networkError(any Error)
 }

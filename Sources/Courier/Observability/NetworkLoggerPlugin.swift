@@ -13,6 +13,8 @@ import Foundation
 /// Courier: [2026-11-22T11:53:50Z] Request Headers #3: [Accept: application/json, Authorization: ***]
 /// Courier: [2026-11-22T11:53:50Z] Response #3: 200 GET https://api.example.com/users (42 ms, 1 attempt)
 /// ```
+/// A streamed response gets one more entry when its body ends, with what was read, never the
+/// content: `Stream #4: completed, 18342 bytes, 57 events in 2140 ms after the head`.
 /// Secrets never reach an entry by default (``Configuration/redaction``): a URL's user information,
 /// the values of `Authorization`, `Cookie`, `Set-Cookie` and API-key headers, and of credential query
 /// items and form or JSON body fields (`access_token`, `password`…) show as `***`. Bodies are cut
@@ -63,6 +65,27 @@ public struct NetworkLoggerPlugin: PluginType {
         configuration.output(
             target,
             resultEntries(result, target: target, metrics: metrics, elapsed: now.timeIntervalSince(start), date: now))
+    }
+
+    /// Logs the end of a streamed response: how it ended, the bytes and events read and the time
+    /// since its head, never its content.
+    /// - Parameters:
+    ///   - summary: What the stream did.
+    ///   - target: The target that was requested.
+    public func didFinishStream(_ summary: StreamSummary, target: any TargetType) {
+        let ending: String
+        switch summary.outcome {
+        case .completed: ending = "completed"
+        case .stopped: ending = "stopped by the reader"
+        case .failed(let error): ending = "failed: \(error.errorDescription(redaction: redaction))"
+        }
+        var counts = "\(summary.bytes) byte\(summary.bytes == 1 ? "" : "s")"
+        if let events = summary.events { counts += ", \(events) event\(events == 1 ? "" : "s")" }
+        let time = "\(Int((summary.duration * 1000).rounded())) ms"
+        let date = configuration.clock()
+        let message = "\(ending), \(counts) in \(time) after the head"
+        configuration.output(
+            target, [configuration.formatter.entry("Stream \(summary.requestID)", message, target, date)])
     }
 
     private func attemptEntries(_ prepared: PreparedRequest, target: any TargetType, date: Date) -> [String] {

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Every method has a default that does nothing, so a plugin implements only what it needs.
 /// The provider calls them in a fixed order (see ``Provider``): `prepare` and `willSend` once per
-/// attempt, `didReceive` and `process` once per request, each in the order of the `plugins` array.
+/// attempt, `didReceive` and `process` once per request, each in the order of the `plugins` array;
+/// for a streamed response, `didFinishStream` once more when its body ends.
 /// ```swift
 /// struct UserAgentPlugin: PluginType {
 ///     func prepare(_ request: URLRequest, target: any TargetType) -> URLRequest {
@@ -61,6 +62,15 @@ public protocol PluginType: Sendable {
     func process(_ result: Result<Response, CourierError>, target: any TargetType) async -> Result<
         Response, CourierError
     >
+
+    /// Called once per streamed response (`Provider.stream(_:)`, each connection of
+    /// `Provider.events(_:)`), after `process`, when its body ends: read to the end, failed, or
+    /// abandoned by the reader. It runs on the reader's task, or where the last reference to the
+    /// response goes.
+    /// - Parameters:
+    ///   - summary: The bytes and events read, the duration and how the stream ended.
+    ///   - target: The target that was requested.
+    func didFinishStream(_ summary: StreamSummary, target: any TargetType)
 }
 
 extension PluginType {
@@ -78,4 +88,6 @@ extension PluginType {
     public func process(_ result: Result<Response, CourierError>, target: any TargetType) async -> Result<
         Response, CourierError
     > { result }
+    /// Does nothing.
+    public func didFinishStream(_ summary: StreamSummary, target: any TargetType) {}
 }

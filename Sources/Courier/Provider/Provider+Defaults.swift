@@ -6,14 +6,16 @@ import Foundation
 
 extension Provider {
     /// The endpoint of a target: its URL, method, task, headers, timeout, cache policy, and a
-    /// sample response of status 200 with the target's ``TargetType/sampleData``.
+    /// sample response of status 200 with the target's ``TargetType/sampleStream``, or else its
+    /// ``TargetType/sampleData`` (read when a stub answers, as in Moya).
     /// - Parameter target: The target.
     /// - Returns: Its endpoint.
     @Sendable public static func defaultEndpointMapping(for target: Target) -> Endpoint {
-        let sampleData = target.sampleData
-        return Endpoint(
+        Endpoint(
             url: target.url,
-            sampleResponseClosure: { .networkResponse(200, sampleData) },
+            sampleResponseClosure: {
+                target.sampleStream.map { .streamedResponse(200, $0) } ?? .networkResponse(200, target.sampleData)
+            },
             method: target.method,
             task: target.task,
             httpHeaderFields: target.headers,

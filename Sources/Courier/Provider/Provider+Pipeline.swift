@@ -42,6 +42,7 @@ extension Provider {
         _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?, streaming: StreamHandoff? = nil
     ) async -> Result<Response, CourierError> {
         let id = nextRequestID()
+        streaming?.requestID = id
         let stopwatch = Stopwatch()
         var attempts: [AttemptMetrics] = []
         let result: Result<Response, CourierError>

@@ -16,21 +16,36 @@ extension Provider {
     /// `willSend`, `adapt`, the transport, then validation of the head; a rejected head is
     /// retried as any failed attempt, so retries happen only before the first byte reaches the
     /// caller. `didReceive` and `process` run once, when the head is accepted (with the head and
-    /// an empty body) or when the request fails. The transport streams the body
-    /// (`Transport.stream(_:)`); a stubbed target's sample arrives as one chunk.
-    /// - Parameter target: The target.
+    /// an empty body) or when the request fails; `didFinishStream` runs when the body ends. The
+    /// transport streams the body (`Transport.stream(_:)`); a stubbed target's sample arrives as
+    /// its ``SampleStream`` says, or as one chunk.
+    /// - Parameters:
+    ///   - target: The target.
+    ///   - progress: Receives a report each time the reader takes a chunk (bytes read so far,
+    ///     against the `Content-Length` when there is one), then a last report carrying the head
+    ///     when the body ends. It runs on the reader's task.
     /// - Returns: The accepted head and the body.
     /// - Throws: The request's ``CourierError``, as ``request(_:)`` would throw it.
-    public func stream(_ target: Target) async throws(CourierError) -> StreamedResponse {
-        try await stream(target, handoff: StreamHandoff())
+    public func stream(
+        _ target: Target, progress: (@Sendable (ProgressResponse) -> Void)? = nil
+    ) async throws(CourierError) -> StreamedResponse {
+        try await stream(target, handoff: StreamHandoff(), progress: progress)
     }
 
-    /// ``stream(_:)`` with header fields added for this request only.
-    func stream(_ target: Target, handoff: StreamHandoff) async throws(CourierError) -> StreamedResponse {
+    /// ``stream(_:progress:)`` through `handoff`, which may add header fields for this request.
+    func stream(
+        _ target: Target, handoff: StreamHandoff, progress: (@Sendable (ProgressResponse) -> Void)? = nil
+    ) async throws(CourierError) -> StreamedResponse {
         let response = try await perform(target, streaming: handoff).get()
         // A plugin's `process` may have replaced the result; its body is then the one to read.
         let body = handoff.take() ?? TransportBody(response.data)
-        return StreamedResponse(response: response, body: body)
+        let plugins = self.plugins
+        let tally = StreamTally(requestID: handoff.requestID, response: response, progress: progress) { summary in
+            for plugin in plugins {
+                plugin.didFinishStream(summary, target: target)
+            }
+        }
+        return StreamedResponse(response: response, body: body, tally: tally)
     }
 
     /// The Server-Sent Events of `target`, reconnecting as an `EventSource` does: when the stream
@@ -46,8 +61,13 @@ extension Provider {
     /// - Parameters:
     ///   - target: The target; its response must be `text/event-stream`.
     ///   - reconnection: When and how often to reconnect.
+    ///   - terminator: The event that ends the stream for good (it is not handed over, and no
+    ///     reconnection follows), such as `.data("[DONE]")`; none by default.
     /// - Returns: The events, across reconnections.
-    public func events(_ target: Target, reconnection: EventReconnection = EventReconnection()) -> EventSource<Target> {
-        EventSource(provider: self, target: target, reconnection: reconnection)
+    public func events(
+        _ target: Target, reconnection: EventReconnection = EventReconnection(),
+        until terminator: EventTerminator? = nil
+    ) -> EventSource<Target> {
+        EventSource(provider: self, target: target, reconnection: reconnection, terminator: terminator)
     }
 }

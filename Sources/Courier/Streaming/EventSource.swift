@@ -13,6 +13,7 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
     let provider: Provider<Target>
     let target: Target
     let reconnection: EventReconnection
+    let terminator: EventTerminator?
 
     /// Starts connecting when first asked for an event.
     public func makeAsyncIterator() -> AsyncIterator {
@@ -33,8 +34,8 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
             self.source = source
         }
 
-        /// The next event, or `nil` once the server answers 204, the stream ends without a
-        /// reconnection, or the reconnections run out after a normal end.
+        /// The next event, or `nil` once the server answers 204, the terminator arrives, the
+        /// stream ends without a reconnection, or the reconnections run out after a normal end.
         /// - Throws: The connection's ``CourierError`` when it cannot be made (a rejected head,
         ///   for example) or when reconnections run out after a failure.
         public mutating func next() async throws -> ServerSentEvent? {
@@ -47,6 +48,11 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
                         attempts = 0
                         lastEventID = event.lastEventID
                         return event
+                    }
+                    if current?.isTerminated == true {
+                        current = nil
+                        finished = true
+                        return nil
                     }
                     try await reconnect(after: nil)
                 } catch let error as CourierError {
@@ -71,7 +77,8 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
                 finished = true
                 throw CourierError.underlying(StreamingError.notAnEventStream(contentType: type), streamed.response)
             }
-            current = streamed.events.makeAsyncIterator(lastEventID: lastEventID)
+            let events = source.terminator.map { streamed.events(until: $0) } ?? streamed.events
+            current = events.makeAsyncIterator(lastEventID: lastEventID)
             connected = true
             return true
         }
@@ -96,20 +103,6 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
                 finished = true
                 throw CourierError.cancelled
             }
-        }
-    }
-}
-
-/// Why a stream could not be read as asked.
-public enum StreamingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The response to an event stream request is not `text/event-stream`.
-    case notAnEventStream(contentType: String)
-
-    /// A sentence describing the problem.
-    public var description: String {
-        switch self {
-        case .notAnEventStream(let type):
-            "The response is \(type.isEmpty ? "without a Content-Type" : type), not text/event-stream."
         }
     }
 }

@@ -21,9 +21,9 @@ public struct StreamedResponse: Sendable {
     /// The body, chunk by chunk.
     public let body: ResponseBody
 
-    init(response: Response, body: TransportBody) {
+    init(response: Response, body: TransportBody, tally: StreamTally? = nil) {
         self.response = response
-        self.body = ResponseBody(body, request: response.request)
+        self.body = ResponseBody(body, request: response.request, tally: tally)
     }
 
     /// The HTTP status code.
@@ -37,6 +37,17 @@ public struct StreamedResponse: Sendable {
 
     /// The body's Server-Sent Events (one connection; `Provider.events(_:)` reconnects).
     public var events: ServerSentEvents { ServerSentEvents(body) }
+
+    /// The body's Server-Sent Events up to `terminator`, which is not handed over and ends the
+    /// transfer.
+    /// ```swift
+    /// for try await event in streamed.events(until: .data("[DONE]")) { print(event.data) }
+    /// ```
+    /// - Parameter terminator: The event that ends the stream.
+    /// - Returns: The events before it.
+    public func events(until terminator: EventTerminator) -> ServerSentEvents {
+        ServerSentEvents(body, terminator: terminator)
+    }
 
     /// Each non-empty line decoded as JSON (NDJSON, JSON Lines).
     /// - Parameters:
@@ -58,33 +69,68 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     private let base: TransportBody
     private let request: URLRequest?
+    private let tally: StreamTally?
 
-    init(_ base: TransportBody, request: URLRequest?) {
+    init(_ base: TransportBody, request: URLRequest?, tally: StreamTally? = nil) {
         self.base = base
         self.request = request
+        self.tally = tally
     }
+
+    /// The most unread bytes the body has held in memory at once so far; beyond a few MiB a
+    /// backlog waits in a temporary file, or the transfer waits for the reader.
+    public var peakMemoryBytes: Int { base.peakMemoryBytes }
 
     /// Reads the chunks.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), request: request)
+        AsyncIterator(base: base.makeAsyncIterator(), request: request, reading: tally.map(Reading.init))
+    }
+
+    /// The one reading of a body: when it ends without reaching the end (the reader broke out of
+    /// its loop or dropped the iterator), the stream is over, stopped by the reader.
+    final class Reading: Sendable {
+        let tally: StreamTally
+
+        init(_ tally: StreamTally) {
+            self.tally = tally
+        }
+
+        deinit {
+            tally.end(.stopped)
+        }
     }
 
     /// Reads a body's chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: TransportBody.AsyncIterator
         let request: URLRequest?
+        let reading: Reading?
+        var tally: StreamTally? { reading?.tally }
 
         /// The next chunk, or `nil` at the end.
         /// - Throws: ``CourierError/cancelled``, or ``CourierError/transport(_:request:)`` when
         ///   the transfer fails.
         public mutating func next() async throws -> Data? {
+            let chunk: Data?
             do {
-                return try await base.next()
+                chunk = try await base.next()
             } catch {
-                if error is CancellationError || Task.isCancelled { throw CourierError.cancelled }
+                if error is CancellationError || Task.isCancelled {
+                    tally?.end(.stopped)
+                    throw CourierError.cancelled
+                }
                 let failure = TransportFailure.normalized(error)
-                throw CourierError.transport(failure, request: request ?? URLRequest(url: URL(fileURLWithPath: "/")))
+                let courierError = CourierError.transport(
+                    failure, request: request ?? URLRequest(url: URL(fileURLWithPath: "/")))
+                tally?.end(.failed(courierError))
+                throw courierError
             }
+            guard let chunk else {
+                tally?.end(.completed)
+                return nil
+            }
+            tally?.received(chunk.count)
+            return chunk
         }
     }
 }

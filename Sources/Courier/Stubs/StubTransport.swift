@@ -21,20 +21,19 @@ package struct StubTransport: Transport {
     package var capabilities: TransportCapabilities { .all }
 
     /// Takes the sample response when the attempt starts, as a network transport would start
-    /// sending, then delivers it after the stub's delay.
+    /// sending, then delivers it after the stub's delay; a sample stream's chunks are waited
+    /// for and joined.
     package func send(_ request: TransportRequest) async throws -> TransportResponse {
+        var clock = StubClock(timeout: request.timeout)
         let sample = sampleResponse()
-        if case .delayed(let seconds) = behavior {
-            guard seconds >= 0 else {
-                throw RequestValidationError.invalidTimeInterval(name: "The stub's delay", value: seconds)
-            }
-            if let timeout = request.timeout, timeout < seconds {
-                try await Delay.sleep(seconds: timeout)
-                throw TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))
-            }
-            try await Delay.sleep(seconds: seconds)
-        }
-        try Task.checkCancellation()
+        try await clock.wait(stubDelay())
+        return try await answer(sample, to: request, clock: &clock)
+    }
+
+    /// The whole response of `sample`.
+    private func answer(
+        _ sample: EndpointSampleResponse, to request: TransportRequest, clock: inout StubClock
+    ) async throws -> TransportResponse {
         switch sample {
         case .networkResponse(let statusCode, let data):
             // No HTTPURLResponse, as in Moya: building one costs more than the rest of a stubbed
@@ -44,9 +43,57 @@ package struct StubTransport: Transport {
         case .response(let response, let data):
             let file = try deliver(data, for: request)
             return TransportResponse(response: response, data: file == nil ? data : Data(), fileURL: file)
+        case .streamedResponse(let statusCode, let stream):
+            for chunk in stream.chunks { try await clock.wait(chunk.delay) }
+            let data = stream.body
+            let file = try deliver(data, for: request)
+            return TransportResponse(
+                statusCode: statusCode, headerFields: HeaderFields(stream.headerFields), url: Self.url(of: request),
+                data: file == nil ? data : Data(), fileURL: file)
         case .networkError(let error):
             throw error
         }
+    }
+
+    /// Delivers the head after the stub's delay, then a sample stream's chunks as the reader asks
+    /// for them, each after its own delay; any other sample is one chunk.
+    package func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        var clock = StubClock(timeout: request.timeout)
+        let sample = sampleResponse()
+        try await clock.wait(stubDelay())
+        guard case .streamedResponse(let statusCode, let stream) = sample else {
+            var inMemory = request
+            inMemory.writesToFile = false
+            let whole = try await answer(sample, to: inMemory, clock: &clock)
+            return StreamedTransportResponse(
+                statusCode: whole.statusCode, source: whole.source, headerFields: whole.receivedFields,
+                body: TransportBody(whole.data))
+        }
+        let next = Locked(0)
+        let chunks = stream.chunks
+        let body = TransportBody(
+            pulling: {
+                guard let index = next.withLock({ index in index < chunks.count ? index.postIncrement() : nil })
+                else { return nil }
+                try await Delay.sleep(seconds: chunks[index].delay)
+                return chunks[index].data
+            }, onTermination: {})
+        return StreamedTransportResponse(
+            statusCode: statusCode, headerFields: HeaderFields(stream.headerFields), url: Self.url(of: request),
+            body: body)
+    }
+
+    /// The stub's delay before the head; a negative one is refused.
+    private func stubDelay() throws -> TimeInterval {
+        guard case .delayed(let seconds) = behavior else { return 0 }
+        guard seconds >= 0 else {
+            throw RequestValidationError.invalidTimeInterval(name: "The stub's delay", value: seconds)
+        }
+        return seconds
+    }
+
+    private static func url(of request: TransportRequest) -> URL {
+        request.urlRequest.url ?? URL(fileURLWithPath: "/")
     }
 
     /// Reports the request body as sent and the response body as received, and writes the latter
@@ -67,5 +114,32 @@ package struct StubTransport: Transport {
         }
         file.close()
         return file.url
+    }
+}
+
+/// A stub's waits against the request's timeout: a wait that would end after the timeout ends at
+/// the timeout with a `timedOut` failure, as the network would.
+private struct StubClock {
+    var remaining: TimeInterval?
+
+    init(timeout: TimeInterval?) {
+        remaining = timeout
+    }
+
+    mutating func wait(_ seconds: TimeInterval) async throws {
+        if let remaining, remaining < seconds {
+            try await Delay.sleep(seconds: remaining)
+            throw TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))
+        }
+        try await Delay.sleep(seconds: seconds)
+        remaining = remaining.map { $0 - seconds }
+    }
+}
+
+extension Int {
+    /// The value, then adds one to it.
+    fileprivate mutating func postIncrement() -> Int {
+        defer { self += 1 }
+        return self
     }
 }

@@ -43,6 +43,8 @@ public enum MultiTarget: TargetType {
     public var validationType: ValidationType { target.validationType }
     /// The wrapped target's sample data.
     public var sampleData: Data { target.sampleData }
+    /// The wrapped target's sample stream.
+    public var sampleStream: SampleStream? { target.sampleStream }
     /// The wrapped target's timeout.
     public var timeoutInterval: TimeInterval? { target.timeoutInterval }
     /// The wrapped target's total timeout.

@@ -24,7 +24,7 @@ import Foundation
 /// ```
 /// The URL is `baseURL` with `path` appended as path components; put query parameters in
 /// ``task`` (a `?` in `path` is escaped, as in Moya). ``validationType``, ``sampleData``,
-/// ``timeoutInterval``, ``totalTimeoutInterval`` and ``cachePolicy`` have defaults.
+/// ``sampleStream``, ``timeoutInterval``, ``totalTimeoutInterval`` and ``cachePolicy`` have defaults.
 public protocol TargetType: Sendable {
     /// The API's base URL, for example `https://api.example.com/v1`.
     var baseURL: URL { get }
@@ -40,6 +40,9 @@ public protocol TargetType: Sendable {
     var validationType: ValidationType { get }
     /// The body returned for this target when it is stubbed. Defaults to empty data.
     var sampleData: Data { get }
+    /// The streamed body returned for this target when it is stubbed, chunk by chunk, in place of
+    /// ``sampleData``; `nil` (the default) for ``sampleData``.
+    var sampleStream: SampleStream? { get }
     /// The longest an attempt may take, from sending to the last byte of the answer, before it
     /// fails with ``TransportFailure/Kind/timedOut``; `nil` for the transport's own idle timeout
     /// (60 s without a byte, by default). Courier enforces it itself, to the millisecond, on every
@@ -58,6 +61,8 @@ extension TargetType {
     public var validationType: ValidationType { .none }
     /// Empty data.
     public var sampleData: Data { Data() }
+    /// None: the stub answers with ``sampleData``.
+    public var sampleStream: SampleStream? { nil }
     /// The transport's default timeout.
     public var timeoutInterval: TimeInterval? { nil }
     /// No limit.

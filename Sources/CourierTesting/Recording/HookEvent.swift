@@ -29,6 +29,37 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
     case completion(Outcome)
     /// A progress report reached the caller; `final` for the last one, which carries the response.
     case progress(final: Bool)
+    /// A plugin's `didFinishStream`, with how the stream ended.
+    case didFinishStream(String, StreamEnd)
+
+    /// How a streamed body ended, reduced to what an order test compares.
+    public enum StreamEnd: Hashable, Sendable, CustomStringConvertible {
+        /// The body ended, or the terminator arrived.
+        case completed
+        /// The reader stopped first.
+        case stopped
+        /// The transfer failed at this stage.
+        case failed(CourierError.Stage)
+
+        /// Reduces `outcome`.
+        /// - Parameter outcome: A stream's outcome.
+        public init(_ outcome: StreamSummary.Outcome) {
+            switch outcome {
+            case .completed: self = .completed
+            case .stopped: self = .stopped
+            case .failed(let error): self = .failed(error.stage)
+            }
+        }
+
+        /// For example `completed` or `failed(transport)`.
+        public var description: String {
+            switch self {
+            case .completed: "completed"
+            case .stopped: "stopped"
+            case .failed(let stage): "failed(\(stage.rawValue))"
+            }
+        }
+    }
 
     /// A result reduced to what an order test compares: the status code of a success, or the
     /// stage of a failure.
@@ -74,6 +105,7 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
         case .process(let name, let outcome): "\(name).process \(outcome)"
         case .completion(let outcome): "completion \(outcome)"
         case .progress(let final): final ? "progress (final)" : "progress"
+        case .didFinishStream(let name, let end): "\(name).didFinishStream \(end)"
         }
     }
 }

@@ -62,4 +62,12 @@ public struct RecordingPlugin: PluginType {
         recorder.record(.process(name, .init(result)))
         return result
     }
+
+    /// Records `didFinishStream`.
+    /// - Parameters:
+    ///   - summary: What the stream did.
+    ///   - target: The target.
+    public func didFinishStream(_ summary: StreamSummary, target: any TargetType) {
+        recorder.record(.didFinishStream(name, .init(summary.outcome)))
+    }
 }

@@ -61,7 +61,7 @@ struct ProviderStreamingTests {
             atHead.map(\.description) == [
                 "p.prepare", "p.willSend#1", "adapt#1", "send", "p.didReceive success(200)", "p.process success(200)",
             ])
-        #expect(recorder.events == atHead)
+        #expect(recorder.events == atHead + [.didFinishStream("p", .completed)])
         #expect(lines == ["a", "b"])
     }
 
@@ -88,7 +88,7 @@ struct ProviderStreamingTests {
         #expect(
             recorder.events.map(\.description) == [
                 "p.prepare", "p.willSend#1", "adapt#1", "retry#1 failure(validation)", "p.prepare", "p.willSend#2",
-                "adapt#2", "p.didReceive success(200)", "p.process success(200)",
+                "adapt#2", "p.didReceive success(200)", "p.process success(200)", "p.didFinishStream completed",
             ])
     }
 
@@ -157,6 +157,8 @@ struct ProviderStreamingTests {
 
         #expect(lines == ["one", "two"])
         #expect(
-            recorder.events.map(\.description).suffix(2) == ["p.didReceive success(200)", "p.process success(200)"])
+            recorder.events.map(\.description).suffix(3) == [
+                "p.didReceive success(200)", "p.process success(200)", "p.didFinishStream completed",
+            ])
     }
 }

@@ -19,6 +19,9 @@ public enum NotesAPI: TargetType {
     case attach(noteID: Int, file: URL)
     /// Downloads a file to `destination`; needs a token.
     case download(name: String, destination: URL)
+    /// Asks the assistant about the notes; the answer streams back as Server-Sent Events, a token
+    /// per event, ended by `data: [DONE]`; needs a token.
+    case assistant(prompt: String)
 
     /// Where the service lives in production; ``NotesService`` can point requests elsewhere.
     public var baseURL: URL { URL(string: "https://notes.example.com/api")! }
@@ -32,13 +35,14 @@ public enum NotesAPI: TargetType {
         case .status: "/status"
         case .attach(let noteID, _): "/notes/\(noteID)/attachments"
         case .download(let name, _): "/files/\(name)"
+        case .assistant: "/assistant"
         }
     }
 
     /// The HTTP method.
     public var method: HTTPMethod {
         switch self {
-        case .login, .refresh, .create, .attach: .post
+        case .login, .refresh, .create, .attach, .assistant: .post
         case .notes, .status, .download: .get
         }
     }
@@ -60,11 +64,23 @@ public enum NotesAPI: TargetType {
             .uploadMultipartFormData(MultipartFormData(parts: [.init(content: .file(file), name: "file")]))
         case .download(_, let destination):
             .downloadDestination { _, _ in (destination, [.createIntermediateDirectories, .removePreviousFile]) }
+        case .assistant(let prompt):
+            .requestJSONEncodable(["prompt": prompt])
         }
     }
 
-    /// Every request asks for JSON.
-    public var headers: [String: String]? { ["Accept": "application/json"] }
+    /// Every request asks for JSON, but the assistant's event stream.
+    public var headers: [String: String]? {
+        if case .assistant = self { return ["Accept": "text/event-stream"] }
+        return ["Accept": "application/json"]
+    }
+
+    /// The assistant's answer when stubbed, a token every 20 ms, so that a screen showing the
+    /// answer as it arrives is testable offline.
+    public var sampleStream: SampleStream? {
+        guard case .assistant = self else { return nil }
+        return .events(data: ["Notes ", "are ", "saved.", "[DONE]"], every: 0.02)
+    }
 
     /// Only 2xx answers are successes. This is what lets the authenticator see a 401 and the
     /// retrier see a 503: with the default, `.none`, they would be successes and nothing retries.

@@ -111,9 +111,24 @@ private final class Service: Sendable {
             return .json(#"{"bytes":\#(request.body.count)}"#, status: 201)
         case ("GET", let path) where path.hasPrefix("/files/"):
             return ServerReply(headers: ["Content-Type": "application/octet-stream"], body: file)
+        case ("POST", "/assistant"):
+            return assistantStream()
         default:
             return .json(#"{"error":"not found"}"#, status: 404)
         }
+    }
+
+    /// The assistant's answer: a token per event, 30 ms apart, then `data: [DONE]`, the
+    /// connection left open (the client closes it at the terminator).
+    private static func assistantStream() -> ServerReply {
+        var steps: [ServerReply.RawStep] = [
+            .send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\r\n".utf8))
+        ]
+        for token in ["Courier ", "streams ", "every ", "token ", "through ", "the ", "same ", "pipeline."] {
+            steps += [.pause(0.03), .send(Data("data: \(token)\n\n".utf8))]
+        }
+        steps += [.send(Data("data: [DONE]\n\n".utf8)), .stall]
+        return .raw(steps)
     }
 
     private static func issue(_ state: inout State, lifetime: Int) -> ServerReply {

@@ -40,6 +40,7 @@ struct Tour {
             try await tour.retriedUnavailable()
             try await tour.hookOrder()
             try await tour.transfers()
+            try await tour.streamedAnswer()
             print("\nTour complete.")
             return true
         } catch {

@@ -119,6 +119,25 @@ final class TourContext: Sendable {
         print("   saved \(size >> 20) MiB to \(download.fileURL?.lastPathComponent ?? "?")")
     }
 
+    /// 6. An assistant's answer streamed token by token through the same pipeline (token,
+    /// plugins, validation), printed as it arrives and summarised by the logger at the end.
+    func streamedAnswer() async throws {
+        print("\n6. A streamed answer, token by token (Server-Sent Events)")
+        let logger = NetworkLoggerPlugin(
+            configuration: .init(output: { _, entries in
+                for entry in entries where entry.contains("Stream #") { print("\n   \(entry)") }
+            }))
+        print("   ", terminator: "")
+        var answer = ""
+        let events = provider([logger]).events(.assistant(prompt: "What is Courier?"), until: .data("[DONE]"))
+        for try await event in events {
+            answer += event.data
+            print(event.data, terminator: "")
+            fflush(nil)
+        }
+        print("   streamed: \(answer)")
+    }
+
     private func require(_ credential: TokenPair?) throws -> TokenPair {
         guard let credential else { throw AuthenticationError.missingCredential }
         return credential

@@ -106,4 +106,33 @@ struct NotesAPITests {
             ($0 as? CourierError)?.response?.statusCode == 401
         }
     }
+
+    @Test("the assistant's stubbed answer streams token by token, offline, through the same hooks")
+    func stubbedAssistant() async throws {
+        let recorder = CallRecorder()
+        let provider = Provider<NotesAPI>(
+            stubClosure: Provider.immediatelyStub, plugins: [RecordingPlugin("Logger", recorder: recorder)])
+
+        var tokens: [String] = []
+        for try await event in provider.events(.assistant(prompt: "?"), until: .data("[DONE]")) {
+            tokens.append(event.data)
+        }
+
+        #expect(tokens == ["Notes ", "are ", "saved."])
+        #expect(recorder.events.last == .didFinishStream("Logger", .completed))
+    }
+
+    @Test("the assistant's answer from the server arrives whole, and the terminator closes the stream")
+    func streamedAssistant() async throws {
+        let session = try await Session()
+        defer { session.server.stop() }
+
+        var answer = ""
+        for try await event in session.provider.events(.assistant(prompt: "?"), until: .data("[DONE]")) {
+            answer += event.data
+        }
+
+        #expect(answer == "Courier streams every token through the same pipeline.")
+        #expect(session.recorder.events.last == .didFinishStream("Logger", .completed))
+    }
 }
