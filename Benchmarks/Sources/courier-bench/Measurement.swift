@@ -30,6 +30,8 @@ enum Measurement {
         case ("rss-growth", _): figures = try await SteadyStateBench.rssGrowth(variant, baseURL, count: count ?? 10_000)
         case ("cancel-latency", _):
             figures = try await SteadyStateBench.cancelLatency(variant, baseURL, count: count ?? 1_000)
+        case ("stream-slow", _): figures = try await StreamBench.slowReader(variant, baseURL)
+        case ("stream-break", _): figures = try await StreamBench.breakLatency(variant, count: count ?? 200)
         case ("auth", "courier"): figures = try await AuthBench.expiredToken(concurrent: count ?? 100)
         default: throw BenchError.unknown(name, variant)
         }

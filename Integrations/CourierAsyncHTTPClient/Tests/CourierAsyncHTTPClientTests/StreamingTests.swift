@@ -59,5 +59,33 @@ extension SerializedSuite {
             #expect(data == ["a", "b"])
             #expect(seen.withLockedValue { $0 } == ["-", "1", "2"])
         }
+
+        @Test("a terminator closes the connection at once; the hooks end with didFinishStream completed")
+        func terminator() async throws {
+            let closed = CallRecorder()
+            let server = try LoopbackServer { _ in
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
+                return .raw([
+                    .send(Data((head + "data: a\n\ndata: [DONE]\n\ndata: after\n\n").utf8)), .stall,
+                    .run { closed.record(.send) },
+                ])
+            }
+            let recorder = CallRecorder()
+            let provider = Provider<Echo>(
+                transport: AsyncHTTPClientTransport(), plugins: [RecordingPlugin("p", recorder: recorder)])
+
+            var data: [String] = []
+            for try await event in provider.events(Echo(server, "/events"), until: .data("[DONE]")) {
+                data.append(event.data)
+            }
+
+            #expect(data == ["a"])
+            #expect(await closed.wait(for: .send, timeout: 5))
+            #expect(
+                recorder.events.map(\.description) == [
+                    "p.prepare", "p.willSend#1", "p.didReceive success(200)", "p.process success(200)",
+                    "p.didFinishStream completed",
+                ])
+        }
     }
 }
