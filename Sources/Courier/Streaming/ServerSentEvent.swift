@@ -1,3 +1,5 @@
+import Foundation
+
 /// One Server-Sent Event, as the WHATWG HTML standard's "event stream" interpretation dispatches
 /// it.
 public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
@@ -24,5 +26,28 @@ public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
     /// itself, which may hold secrets.
     public var description: String {
         "\(type) (\(data.utf8.count) bytes)"
+    }
+
+    /// The data decoded as JSON.
+    /// ```swift
+    /// for try await event in provider.events(.chat(prompt), until: .data("[DONE]")) {
+    ///     let delta = try event.decoded(as: Delta.self)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - decoder: The decoder; a new `JSONDecoder` by default.
+    /// - Returns: The decoded value.
+    /// - Throws: ``CourierError/objectMapping(_:_:)`` when the data is not that JSON; its response
+    ///   holds the event's data as its body (an event has no head of its own).
+    public func decoded<Value: Decodable>(as type: Value.Type, using decoder: JSONDecoder = JSONDecoder())
+        throws(CourierError)
+        -> Value
+    {
+        do {
+            return try decoder.decode(Value.self, from: Data(data.utf8))
+        } catch {
+            throw CourierError.objectMapping(error, Response(statusCode: 200, data: Data(data.utf8)))
+        }
     }
 }

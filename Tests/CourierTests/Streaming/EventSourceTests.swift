@@ -69,6 +69,35 @@ struct EventSourceTests {
         #expect(seen.value == ["-", "1", "1"])
     }
 
+    @Test("a chunked stream that breaks mid-event is reconnected with the last event ID; the torn event is dropped")
+    func brokenChunkedStream() async throws {
+        let seen = Locked<[String]>([])
+        let server = try LoopbackServer { request in
+            let count = seen.withLock { seen in
+                seen.append(request.header("Last-Event-ID") ?? "-")
+                return seen.count
+            }
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+            let chunk = { (text: String) in String(text.utf8.count, radix: 16) + "\r\n" + text + "\r\n" }
+            switch count {
+            // No last chunk: the connection closes mid-body, which is a broken transfer.
+            case 1: return .raw(head + chunk("retry: 10\nid: 5\ndata: whole\n\n") + chunk("id: 6\ndata: torn"))
+            case 2: return .raw(head + chunk("id: 7\ndata: resumed\n\n") + "0\r\n\r\n")
+            default: return ServerReply(status: 204)
+            }
+        }
+        var events: [ServerSentEvent] = []
+        for try await event in Provider<Events>().events(Events(baseURL: server.baseURL)) {
+            events.append(event)
+        }
+        #expect(
+            events == [
+                ServerSentEvent(data: "whole", lastEventID: "5"), ServerSentEvent(data: "resumed", lastEventID: "7"),
+            ]
+        )
+        #expect(seen.value == ["-", "6", "7"])
+    }
+
     @Test("a reconnection goes through the interceptor: an expired token is refreshed once in between")
     func refreshBetweenConnections() async throws {
         let valid = Locked("t1")

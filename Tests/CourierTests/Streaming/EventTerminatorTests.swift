@@ -59,3 +59,15 @@ struct EventTerminatorTests {
         #expect(!EventTerminator.event("end").ends(at: ServerSentEvent(data: "end")))
     }
 }
+
+/// An event's data decoded as JSON.
+@Suite("ServerSentEvent decoding")
+struct ServerSentEventDecodingTests {
+    struct Delta: Decodable, Equatable { let text: String }
+
+    @Test("JSON data decodes; other data fails with objectMapping")
+    func decoding() throws {
+        #expect(try ServerSentEvent(data: #"{"text":"hi"}"#).decoded(as: Delta.self) == Delta(text: "hi"))
+        #expect(throws: CourierError.self) { try ServerSentEvent(data: "[DONE]").decoded(as: Delta.self) }
+    }
+}

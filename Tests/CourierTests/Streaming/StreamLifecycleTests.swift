@@ -92,7 +92,38 @@ struct StreamLifecycleTests {
         await #expect(throws: CourierError.self) {
             for try await _ in streamed.body {}
         }
-        #expect(recorder.events.last == .didFinishStream("p", .failed(.transport)))
+        #expect(
+            recorder.events.map(\.description) == [
+                "p.prepare", "p.willSend#1", "p.didReceive success(200)", "p.process success(200)",
+                "p.didFinishStream failed(transport)",
+            ])
+    }
+
+    @Test("cancelling the reader's task mid-stream ends it with .cancelled, reports it stopped, closes the connection")
+    func cancelledMidStream() async throws {
+        let closed = CallRecorder()
+        let server = try LoopbackServer { _ in
+            .raw([
+                .send(Data("HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\nfirst\n".utf8)), .stall,
+                .run { closed.record(.send) },
+            ])
+        }
+        let recorder = CallRecorder()
+        let provider = Provider<StreamTarget>(plugins: [RecordingPlugin("p", recorder: recorder)])
+        let firstLine = CallRecorder()
+        let reader = Task {
+            for try await _ in try await provider.stream(StreamTarget(baseURL: server.baseURL, path: "/s")).lines {
+                firstLine.record(.send)
+            }
+        }
+        #expect(await firstLine.wait(for: .send, timeout: 5))
+
+        reader.cancel()
+
+        let error = await #expect(throws: CourierError.self) { try await reader.value }
+        #expect(error?.stage == .cancellation)
+        #expect(await closed.wait(for: .send, timeout: 5))
+        #expect(recorder.events.last == .didFinishStream("p", .stopped))
     }
 
     @Test("progress follows the reader against Content-Length; the last report carries the head")
