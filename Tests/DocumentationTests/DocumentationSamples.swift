@@ -92,18 +92,22 @@ import Testing
     }
 
     struct OAuthAuthenticator: Authenticator {
-        /// A provider *without* the authentication interceptor: a refresh that waited for the
-        /// refresh in progress would wait for itself.
-        let auth = Provider<Auth>()
-
         func apply(_ credential: Tokens, to request: URLRequest) -> URLRequest {
             var request = request
             request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
             return request
         }
 
-        func refresh(_ credential: Tokens) async throws -> Tokens {
-            try await auth.request(.refresh(token: credential.refreshToken), as: Tokens.self)
+        /// Sends the refresh call through the provider whose request asked for it (a
+        /// `Provider<MultiTarget>` here): its plugins and logs, and no reference to keep.
+        func refresh(_ credential: Tokens, context: RefreshContext) async throws -> Tokens {
+            try await context.send(Auth.refresh(token: credential.refreshToken)).map(Tokens.self)
+        }
+
+        /// The sign-in and refresh calls carry no access token. `target` is your enum, even with a
+        /// `Provider<MultiTarget>`.
+        func requiresAuthentication(_ request: URLRequest, target: any TargetType) -> Bool {
+            !(target is Auth)
         }
     }
 
@@ -111,8 +115,8 @@ import Testing
     let authentication = AuthenticationInterceptor(
         authenticator: OAuthAuthenticator(), credential: saved,
         onRefreshFailure: { error in print("sign the user out:", error) })
-    let provider = Provider<GitHub>(interceptor: Interceptor(interceptors: [authentication, .retryPolicy]))
-    print(try await provider.request(.zen).mapString())
+    let provider = Provider<MultiTarget>(interceptor: Interceptor(interceptors: [authentication, .retryPolicy]))
+    print(try await provider.request(MultiTarget(GitHub.zen)).mapString())
     _ = saved
     _ = authentication
     _ = provider

@@ -33,8 +33,9 @@ public struct AccessTokenPlugin: PluginType {
     private let tokenClosure: @Sendable (any TargetType) async throws -> String
 
     /// Creates the plugin.
-    /// - Parameter tokenClosure: Returns the token for a target (a ``MultiTarget`` is unwrapped
-    ///   first); a thrown error fails the attempt with ``CourierError/preparation(_:request:)``.
+    /// - Parameter tokenClosure: Returns the token for a target (its
+    ///   ``TargetType/underlyingTarget``: a ``MultiTarget`` is unwrapped first); a thrown error
+    ///   fails the attempt with ``CourierError/preparation(_:request:)``.
     public init(tokenClosure: @escaping @Sendable (any TargetType) async throws -> String) {
         self.tokenClosure = tokenClosure
     }
@@ -46,7 +47,7 @@ public struct AccessTokenPlugin: PluginType {
     /// - Returns: The signed request, or `request` unchanged.
     /// - Throws: The token closure's error.
     public func prepare(_ request: URLRequest, target: any TargetType) async throws -> URLRequest {
-        let target = (target as? MultiTarget)?.target ?? target
+        let target = target.underlyingTarget
         guard let type = (target as? any AccessTokenAuthorizable)?.authorizationType else { return request }
         let token = try await tokenClosure(target)
         var request = request

@@ -10,6 +10,9 @@ public enum AuthenticationError: Error, Sendable, CustomStringConvertible {
     /// Refreshing the credential failed with this error (the authenticator's). Every request
     /// that waited for the refresh fails with it.
     case refreshFailed(any Error)
+    /// The authenticator implements neither `refresh(_:)` nor `refresh(_:context:)`: implement
+    /// one of them.
+    case refreshNotImplemented
 
     /// A sentence describing the problem and its fix.
     public var description: String {
@@ -21,6 +24,8 @@ public enum AuthenticationError: Error, Sendable, CustomStringConvertible {
                 + "refreshing stopped to avoid a loop."
         case .refreshFailed(let error):
             "Refreshing the credential failed: \(Self.describe(error))"
+        case .refreshNotImplemented:
+            "The authenticator cannot refresh a credential: implement refresh(_:) or refresh(_:context:)."
         }
     }
 

@@ -22,6 +22,11 @@ import Foundation
 ///   later may refresh again, and more refreshes than the ``RefreshWindow`` allows fail with
 ///   ``AuthenticationError/excessiveRefresh(attempts:interval:)``, reported once.
 /// - No credential: ``AuthenticationError/missingCredential``, and nothing is sent.
+/// - A request sent during this interceptor's refresh (the refresh call itself, through
+///   ``RefreshContext/send(_:)`` or any provider carrying this interceptor) is neither signed
+///   nor held, and its 401 is not refreshed: a refresh never waits for itself.
+/// - The authenticator sees each request's ``TargetType/underlyingTarget``: with a
+///   `Provider<MultiTarget>`, your API's enum.
 ///
 /// A 401 reaches the retrier only if the target's ``TargetType/validationType`` rejects it
 /// (for example `.successCodes`); with `.none` it is a success and nothing refreshes.
@@ -128,8 +133,12 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
         // The request begins before the authenticator is asked anything: a refresh that fails
         // from here on fails this request too.
+        // A request the refresh sends is neither signed nor held: it would wait for itself.
+        guard !RefreshScope.isRefreshing(self) else { return request }
         var signature = context.storage.value(for: self, as: Signature.self) ?? Signature(epoch: state.value.epoch)
-        guard authenticator.requiresAuthentication(request, target: context.target) else { return request }
+        guard authenticator.requiresAuthentication(request, target: context.target.underlyingTarget) else {
+            return request
+        }
         var refreshed = false
         while true {
             let (credential, version, pending, failure) = state.withLock { state in
@@ -143,7 +152,7 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
             guard let credential else { throw AuthenticationError.missingCredential }
             if credential.requiresRefresh && !refreshed {
                 refreshed = true
-                try await refresh(from: version, since: signature.epoch)
+                try await refresh(from: version, since: signature.epoch, context: context)
                 continue
             }
             signature.version = version
@@ -163,7 +172,8 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     public func retry(_ request: URLRequest, dueTo error: CourierError, context: RequestContext) async
         -> RetryResult
     {
-        guard let response = context.response, authenticator.requiresAuthentication(request, target: context.target),
+        guard let response = context.response, !RefreshScope.isRefreshing(self),
+            authenticator.requiresAuthentication(request, target: context.target.underlyingTarget),
             authenticator.isAuthenticationFailure(request, response: response)
         else { return .doNotRetry }
         let stored = context.storage.value(for: self, as: Signature.self)
@@ -179,7 +189,7 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
             stored?.version.map { $0 == version } ?? authenticator.isRequest(request, authenticatedWith: credential)
         guard signedWithCurrent else { return .retry }
         do {
-            try await refresh(from: version, since: signature.epoch)
+            try await refresh(from: version, since: signature.epoch, context: context)
             return .retry
         } catch {
             return Self.unauthenticated(error, request)
@@ -195,8 +205,11 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     /// Waits until the credential of `version` has been replaced: joins the refresh in progress,
     /// or starts one. Returns at once when it has been replaced already; throws the failure of a
     /// refresh that failed after `epoch`.
-    private func refresh(from version: Int, since epoch: Int) async throws {
-        let outcome = state.withLock { state in startOrJoinRefresh(from: version, since: epoch, &state) }
+    private func refresh(from version: Int, since epoch: Int, context: RequestContext) async throws {
+        let refreshContext = context.refreshContext
+        let outcome = state.withLock { state in
+            startOrJoinRefresh(from: version, since: epoch, context: refreshContext, &state)
+        }
         switch outcome {
         case .replaced: return
         case .wait(let task): try await SharedTask.value(of: task)
@@ -212,7 +225,9 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         case fail(any Error, notify: Bool)
     }
 
-    private func startOrJoinRefresh(from version: Int, since epoch: Int, _ state: inout State) -> RefreshStart {
+    private func startOrJoinRefresh(
+        from version: Int, since epoch: Int, context: RefreshContext, _ state: inout State
+    ) -> RefreshStart {
         guard state.version == version else { return .replaced }
         if let running = state.refresh { return .wait(running) }
         if let failure = state.failure(since: epoch) { return .fail(failure, notify: false) }
@@ -233,14 +248,16 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
             }
             state.refreshTimes.append(now)
         }
-        let task = Task { try await self.performRefresh(of: credential, version: version) }
+        let task = Task { try await self.performRefresh(of: credential, version: version, context: context) }
         state.refresh = task
         return .wait(task)
     }
 
-    private func performRefresh(of credential: Credential, version: Int) async throws {
+    private func performRefresh(of credential: Credential, version: Int, context: RefreshContext) async throws {
         do {
-            let refreshed = try await authenticator.refresh(credential)
+            let refreshed = try await RefreshScope.run(as: self) {
+                try await authenticator.refresh(credential, context: context)
+            }
             state.withLock { state in
                 state.refresh = nil
                 // A credential the app set during the refresh is newer: keep it.

@@ -16,20 +16,20 @@ public protocol AuthenticationCredential: Sendable {
 ///
 /// ```swift
 /// struct OAuthAuthenticator: Authenticator {
-///     let api: Provider<AuthAPI>   // a provider without the authentication interceptor
 ///     func apply(_ credential: OAuthCredential, to request: URLRequest) -> URLRequest {
 ///         var request = request
 ///         request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
 ///         return request
 ///     }
-///     func refresh(_ credential: OAuthCredential) async throws -> OAuthCredential {
-///         try await api.request(.refresh(credential.refreshToken), as: OAuthCredential.self)
+///     func refresh(_ credential: OAuthCredential, context: RefreshContext) async throws -> OAuthCredential {
+///         try await context.send(API.refresh(credential.refreshToken)).map(OAuthCredential.self)
 ///     }
 /// }
 /// ```
-/// `refresh` may itself send a request with a ``Provider``. Use one that does not carry this
-/// interceptor, or exclude the refresh endpoint with ``requiresAuthentication(_:target:)``:
-/// a refresh request that waited for the refresh in progress would wait for itself forever.
+/// The refresh may send its request through the provider that asked for it
+/// (``RefreshContext/send(_:)``: the same plugins and logs, no reference to keep), or through any
+/// provider it holds. A request sent during a refresh is never signed by the interceptor running
+/// it and never waits for it, so a refresh cannot wait for itself.
 public protocol Authenticator: Sendable {
     /// The credential type.
     associatedtype Credential: AuthenticationCredential
@@ -41,11 +41,22 @@ public protocol Authenticator: Sendable {
     /// - Returns: The signed request.
     func apply(_ credential: Credential, to request: URLRequest) -> URLRequest
 
-    /// Returns a new credential for an expired or rejected one.
+    /// Returns a new credential for an expired or rejected one. Implement this or
+    /// ``refresh(_:context:)``.
     /// - Parameter credential: The current credential.
     /// - Returns: The new credential.
     /// - Throws: Any error, to fail every request waiting for the refresh with it.
     func refresh(_ credential: Credential) async throws -> Credential
+
+    /// Returns a new credential for an expired or rejected one, with the target that asked for it
+    /// and the provider to send the refresh through. The interceptor calls this one; its default
+    /// calls ``refresh(_:)``.
+    /// - Parameters:
+    ///   - credential: The current credential.
+    ///   - context: The target that asked, and ``RefreshContext/send(_:)``.
+    /// - Returns: The new credential.
+    /// - Throws: Any error, to fail every request waiting for the refresh with it.
+    func refresh(_ credential: Credential, context: RefreshContext) async throws -> Credential
 
     /// Whether a failed attempt failed because of its credential. The default is a status code in
     /// ``authenticationFailureStatusCodes``.
@@ -73,12 +84,24 @@ public protocol Authenticator: Sendable {
     /// and refresh endpoints, or for hosts other than your API's.
     /// - Parameters:
     ///   - request: The prepared request.
-    ///   - target: The target being requested.
+    ///   - target: The target being requested: its ``TargetType/underlyingTarget`` (a
+    ///     ``MultiTarget`` is unwrapped), so a `switch` on your API enum matches.
     /// - Returns: `false` to send the request as it is and never retry it for authentication.
     func requiresAuthentication(_ request: URLRequest, target: any TargetType) -> Bool
 }
 
 extension Authenticator {
+    /// Fails with ``AuthenticationError/refreshNotImplemented``: implement this or
+    /// ``refresh(_:context:)``.
+    public func refresh(_ credential: Credential) async throws -> Credential {
+        throw AuthenticationError.refreshNotImplemented
+    }
+
+    /// Calls ``refresh(_:)``.
+    public func refresh(_ credential: Credential, context: RefreshContext) async throws -> Credential {
+        try await refresh(credential)
+    }
+
     /// `[401]`.
     public var authenticationFailureStatusCodes: Set<Int> { [401] }
 

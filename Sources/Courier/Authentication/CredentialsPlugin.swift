@@ -16,7 +16,8 @@ public struct CredentialsPlugin: PluginType {
     private let credentialsClosure: @Sendable (any TargetType) async -> URLCredential?
 
     /// Creates the plugin.
-    /// - Parameter credentialsClosure: Returns the credential for a target, or `nil` for none.
+    /// - Parameter credentialsClosure: Returns the credential for a target (its
+    ///   ``TargetType/underlyingTarget``: a ``MultiTarget`` is unwrapped first), or `nil` for none.
     public init(credentialsClosure: @escaping @Sendable (any TargetType) async -> URLCredential?) {
         self.credentialsClosure = credentialsClosure
     }
@@ -28,7 +29,7 @@ public struct CredentialsPlugin: PluginType {
     ///   - target: The target being requested.
     /// - Returns: The signed request, or `request` unchanged.
     public func prepare(_ request: URLRequest, target: any TargetType) async throws -> URLRequest {
-        guard let credential = await credentialsClosure(target), let user = credential.user,
+        guard let credential = await credentialsClosure(target.underlyingTarget), let user = credential.user,
             let password = credential.password
         else { return request }
         var request = request

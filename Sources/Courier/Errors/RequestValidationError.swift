@@ -24,6 +24,10 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
     /// The request asks for options (`URLRequest.cachePolicy`, say) that the transport, named by
     /// its type, does not declare in ``Transport/capabilities``: sending it would ignore them.
     case unsupportedOptions(TransportCapabilities, transport: String)
+    /// A target of this type was handed to a provider (named by its type) that cannot send it,
+    /// through ``RefreshContext/send(_:)``: send a target of the provider's own type, or use a
+    /// `Provider<MultiTarget>`.
+    case unexpectedTarget(String, provider: String)
 
     /// A sentence describing the problem and its fix.
     public var description: String {
@@ -44,6 +48,10 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
             "\(name) is \(value): use a positive number of seconds, or nil (or .infinity) for no limit."
         case .unsupportedOptions(let options, let transport):
             "The request asks for \(options), which the transport \(transport) does not honour; the request was not sent."
+        case .unexpectedTarget(let target, let provider):
+            provider == "none"
+                ? "A \(target) target cannot be sent: this context has no provider."
+                : "A Provider<\(provider)> cannot send a \(target) target: use one of its own targets, or a Provider<MultiTarget>."
         }
     }
 

@@ -11,6 +11,8 @@ public struct RequestContext: Sendable {
     public let requestID: RequestID
     /// What interceptors remember about this request across its attempts.
     let storage: RequestStorage
+    /// The provider the request belongs to, for a refresh that sends through it.
+    let sender: (any RequestSending)?
 
     /// Creates a context, for tests of your own interceptors. Each context made this way stands
     /// for a new request: what an interceptor remembers about a request is not carried over.
@@ -22,15 +24,26 @@ public struct RequestContext: Sendable {
     public init(
         target: any TargetType, attempt: Int, response: Response? = nil, requestID: RequestID = RequestID(sequence: 0)
     ) {
-        self.init(target: target, attempt: attempt, response: response, requestID: requestID, storage: RequestStorage())
+        self.init(
+            target: target, attempt: attempt, response: response, requestID: requestID, storage: RequestStorage(),
+            sender: nil)
     }
 
     /// Creates the context of one attempt of a request the provider runs.
-    init(target: any TargetType, attempt: Int, response: Response?, requestID: RequestID, storage: RequestStorage) {
+    init(
+        target: any TargetType, attempt: Int, response: Response?, requestID: RequestID, storage: RequestStorage,
+        sender: (any RequestSending)?
+    ) {
         self.target = target
         self.attempt = attempt
         self.response = response
         self.requestID = requestID
         self.storage = storage
+        self.sender = sender
+    }
+
+    /// What an authenticator's refresh gets: the underlying target and this request's provider.
+    var refreshContext: RefreshContext {
+        RefreshContext(target: target.underlyingTarget, sender: sender)
     }
 }

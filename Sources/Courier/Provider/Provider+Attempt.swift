@@ -28,12 +28,16 @@ struct AttemptSetup<Target: TargetType>: Sendable {
     let timeouts: Timeouts
     /// For a streamed request: where the accepted attempt's body goes.
     let streaming: StreamHandoff?
+    /// The provider, for a refresh that sends through it.
+    let sender: any RequestSending
     /// What the interceptor remembers about the request across its attempts.
     let storage = RequestStorage()
 
     /// The interceptor's context for attempt `number`.
     func context(attempt number: Int, response: Response? = nil) -> RequestContext {
-        RequestContext(target: target, attempt: number, response: response, requestID: requestID, storage: storage)
+        RequestContext(
+            target: target, attempt: number, response: response, requestID: requestID, storage: storage,
+            sender: sender)
     }
 }
 

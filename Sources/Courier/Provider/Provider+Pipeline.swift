@@ -58,7 +58,7 @@ extension Provider {
             let setup = AttemptSetup(
                 requestID: id, target: target, base: request, transport: transport, body: endpoint.task.transportBody,
                 destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts,
-                streaming: streaming)
+                streaming: streaming, sender: self)
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):
             result = .failure(error)

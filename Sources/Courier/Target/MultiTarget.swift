@@ -11,8 +11,9 @@ import Foundation
 /// let user = try await provider.request(MultiTarget(GitHub.user("octocat")))
 /// let status = try await provider.request(.target(Status.current))
 /// ```
-/// Plugins and interceptors receive the ``MultiTarget``; use ``target`` to reach the wrapped one.
-public enum MultiTarget: TargetType {
+/// Plugins and interceptors receive the ``MultiTarget``, as in Moya; reach the wrapped one with
+/// ``TargetType/underlyingTarget(as:)`` (or ``target``). Authenticators receive the wrapped target.
+public enum MultiTarget: TargetWrapper {
     /// The wrapped target.
     case target(any TargetType)
 
@@ -28,6 +29,9 @@ public enum MultiTarget: TargetType {
         case .target(let target): target
         }
     }
+
+    /// The wrapped target.
+    public var wrappedTarget: any TargetType { target }
 
     /// The wrapped target's base URL.
     public var baseURL: URL { target.baseURL }
