@@ -6,8 +6,9 @@ import Foundation
 
 /// Logs each attempt and each request's result, with secrets redacted by default.
 ///
-/// One entry per attempt (with its attempt number) and one for the final result (with its total
-/// duration and number of attempts), tied together by the request's identifier:
+/// One entry per attempt as it is sent (after the interceptor adapted it, so an added
+/// `Authorization` shows, redacted), with its attempt number, and one for the final result (with
+/// its total duration and number of attempts), tied together by the request's identifier:
 /// ```text
 /// Courier: [2026-11-22T11:53:50Z] Request #3 attempt 1: GET https://api.example.com/users
 /// Courier: [2026-11-22T11:53:50Z] Request Headers #3: [Accept: application/json, Authorization: ***]
@@ -40,7 +41,7 @@ public struct NetworkLoggerPlugin: PluginType {
         NetworkLoggerPlugin(configuration: Configuration(logOptions: .verbose))
     }
 
-    /// Logs the attempt.
+    /// Notes when the request started, for the duration of its result entry.
     /// - Parameters:
     ///   - request: The prepared request.
     ///   - target: The target being requested.
@@ -49,7 +50,15 @@ public struct NetworkLoggerPlugin: PluginType {
         starts.withLock { starts in
             if starts[request.requestID] == nil { starts[request.requestID] = now }
         }
-        configuration.output(target, attemptEntries(request, target: target, date: now))
+    }
+
+    /// Logs the attempt as it is sent: after the interceptor adapted it, so the headers an adapter
+    /// added show (their secrets redacted).
+    /// - Parameters:
+    ///   - request: The transmitted request.
+    ///   - target: The target being requested.
+    public func willTransmit(_ request: PreparedRequest, target: any TargetType) {
+        configuration.output(target, attemptEntries(request, target: target, date: configuration.clock()))
     }
 
     /// Logs the result with its total duration.

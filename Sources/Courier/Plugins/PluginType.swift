@@ -7,8 +7,8 @@ import Foundation
 /// Observes and changes requests and results as they pass through a ``Provider``.
 ///
 /// Every method has a default that does nothing, so a plugin implements only what it needs.
-/// The provider calls them in a fixed order (see ``Provider``): `prepare` and `willSend` once per
-/// attempt, `didReceive` and `process` once per request, each in the order of the `plugins` array;
+/// The provider calls them in a fixed order (see ``Provider``): `prepare`, `willSend`,
+/// `willTransmit` (after the interceptor's `adapt`) and `didCompleteAttempt` once per attempt, `didReceive` and `process` once per request, each in the order of the `plugins` array;
 /// for a streamed response, `didFinishStream` once more when its body ends.
 /// ```swift
 /// struct UserAgentPlugin: PluginType {
@@ -37,6 +37,22 @@ public protocol PluginType: Sendable {
     ///   - request: The prepared request, its attempt number and its cURL form.
     ///   - target: The target being requested.
     func willSend(_ request: PreparedRequest, target: any TargetType)
+
+    /// Called once per attempt with the request exactly as it is sent: after the interceptor
+    /// adapted it and its header fields were checked (so a logger sees the `Authorization` an
+    /// adapter added). Observation only. Not called for an attempt whose `prepare` or `adapt`
+    /// failed.
+    /// - Parameters:
+    ///   - request: The transmitted request, its attempt number and its identifier.
+    ///   - target: The target being requested.
+    func willTransmit(_ request: PreparedRequest, target: any TargetType)
+
+    /// Called once per attempt with how it ended, before the retrier is asked about it: each
+    /// attempt's response or error, where `didReceive` sees only the final one. Observation only.
+    /// - Parameters:
+    ///   - outcome: The attempt's number, result, request and metrics.
+    ///   - target: The target being requested.
+    func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType)
 
     /// Called once per request with its final result, after the last attempt.
     /// - Parameters:
@@ -78,6 +94,10 @@ extension PluginType {
     public func prepare(_ request: URLRequest, target: any TargetType) async throws -> URLRequest { request }
     /// Does nothing.
     public func willSend(_ request: PreparedRequest, target: any TargetType) {}
+    /// Does nothing.
+    public func willTransmit(_ request: PreparedRequest, target: any TargetType) {}
+    /// Does nothing.
+    public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {}
     /// Does nothing.
     public func didReceive(_ result: Result<Response, CourierError>, target: any TargetType) {}
     /// Calls ``didReceive(_:target:)``.

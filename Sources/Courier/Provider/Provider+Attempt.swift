@@ -65,7 +65,7 @@ extension Provider {
         return (outcome, metrics)
     }
 
-    /// One attempt: prepare → willSend → adapt → transport → validation.
+    /// One attempt: prepare → willSend → adapt → willTransmit → transport → validation.
     private func attempt(_ attempt: Int, _ setup: AttemptSetup<Target>) async -> Result<Response, AttemptFailure> {
         let target = setup.target
         var request = setup.base
@@ -87,6 +87,12 @@ extension Provider {
         switch await adapt(request, context: setup.context(attempt: attempt), transport: setup.transport) {
         case .success(let adapted): request = adapted
         case .failure(let failure): return .failure(failure)
+        }
+        if !plugins.isEmpty {
+            let transmitted = PreparedRequest(request: request, attempt: attempt, requestID: setup.requestID)
+            for plugin in plugins {
+                plugin.willTransmit(transmitted, target: target)
+            }
         }
 
         let received: TransportResponse

@@ -91,6 +91,7 @@ extension Provider {
         while true {
             let (outcome, attemptMetrics) = await measuredAttempt(number, setup)
             metrics.append(attemptMetrics)
+            observe(outcome, number, attemptMetrics, setup)
             let failure: AttemptFailure
             switch outcome {
             case .success(let response): return .success(response)
@@ -101,6 +102,28 @@ extension Provider {
             case .retry: number += 1
             case .finish(let error): return .failure(error)
             }
+        }
+    }
+
+    /// Tells every plugin how the attempt ended, before the retrier decides.
+    private func observe(
+        _ outcome: Result<Response, AttemptFailure>, _ number: Int, _ metrics: AttemptMetrics,
+        _ setup: AttemptSetup<Target>
+    ) {
+        guard !plugins.isEmpty else { return }
+        let attempt: AttemptOutcome
+        switch outcome {
+        case .success(let response):
+            attempt = AttemptOutcome(
+                requestID: setup.requestID, attempt: number, result: .success(response),
+                request: response.request ?? setup.base, metrics: metrics)
+        case .failure(let failure):
+            attempt = AttemptOutcome(
+                requestID: setup.requestID, attempt: number, result: .failure(failure.error), request: failure.request,
+                metrics: metrics)
+        }
+        for plugin in plugins {
+            plugin.didCompleteAttempt(attempt, target: setup.target)
         }
     }
 

@@ -17,6 +17,12 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
     case willSend(String, attempt: Int)
     /// The interceptor's `adapt` for an attempt.
     case adapt(attempt: Int)
+    /// A plugin's `willTransmit` for an attempt (recorded by a ``RecordingPlugin`` made with
+    /// `observesAttempts`).
+    case willTransmit(String, attempt: Int)
+    /// A plugin's `didCompleteAttempt`, with the attempt's outcome (recorded by a
+    /// ``RecordingPlugin`` made with `observesAttempts`).
+    case didCompleteAttempt(String, attempt: Int, Outcome)
     /// The transport sent a request.
     case send
     /// The interceptor's `retry` after a failed attempt, with the attempt's outcome.
@@ -99,6 +105,8 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
         case .prepare(let name): "\(name).prepare"
         case .willSend(let name, let attempt): "\(name).willSend#\(attempt)"
         case .adapt(let attempt): "adapt#\(attempt)"
+        case .willTransmit(let name, let attempt): "\(name).willTransmit#\(attempt)"
+        case .didCompleteAttempt(let name, let attempt, let outcome): "\(name).didCompleteAttempt#\(attempt) \(outcome)"
         case .send: "send"
         case .retry(let attempt, let outcome): "retry#\(attempt) \(outcome)"
         case .didReceive(let name, let outcome): "\(name).didReceive \(outcome)"

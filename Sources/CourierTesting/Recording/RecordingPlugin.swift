@@ -17,6 +17,8 @@ public struct RecordingPlugin: PluginType {
     public let name: String
     /// Where events go.
     public let recorder: CallRecorder
+    /// Whether the per-attempt observations (`willTransmit`, `didCompleteAttempt`) are recorded.
+    public let observesAttempts: Bool
     private let prepareError: (@Sendable (Int) -> (any Error)?)?
     private let attempts = Locked(0)
 
@@ -24,13 +26,17 @@ public struct RecordingPlugin: PluginType {
     /// - Parameters:
     ///   - name: The name events are recorded under.
     ///   - recorder: Where events go.
+    ///   - observesAttempts: Whether to record `willTransmit` and `didCompleteAttempt` too; `false`
+    ///     by default, so a sequence reads as Moya's hooks.
     ///   - prepareError: Returns the error `prepare` throws on the given call (1, 2, …), or `nil`
     ///     to let it succeed; `prepare` always succeeds by default.
     public init(
-        _ name: String, recorder: CallRecorder, prepareError: (@Sendable (_ call: Int) -> (any Error)?)? = nil
+        _ name: String, recorder: CallRecorder, observesAttempts: Bool = false,
+        prepareError: (@Sendable (_ call: Int) -> (any Error)?)? = nil
     ) {
         self.name = name
         self.recorder = recorder
+        self.observesAttempts = observesAttempts
         self.prepareError = prepareError
     }
 
@@ -48,6 +54,22 @@ public struct RecordingPlugin: PluginType {
     /// Records `willSend`.
     public func willSend(_ request: PreparedRequest, target: any TargetType) {
         recorder.record(.willSend(name, attempt: request.attempt))
+    }
+
+    /// Records `willTransmit`, when observing attempts.
+    public func willTransmit(_ request: PreparedRequest, target: any TargetType) {
+        if observesAttempts { recorder.record(.willTransmit(name, attempt: request.attempt)) }
+    }
+
+    /// Records `didCompleteAttempt`, when observing attempts.
+    public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
+        guard observesAttempts else { return }
+        let result: HookEvent.Outcome =
+            switch outcome.result {
+            case .success(let response): .success(response.statusCode)
+            case .failure(let error): .init(error)
+            }
+        recorder.record(.didCompleteAttempt(name, attempt: outcome.attempt, result))
     }
 
     /// Records `didReceive`.

@@ -57,9 +57,9 @@ struct NetworkLoggerPluginTests {
 
         #expect(
             log.all == [
-                "[10] Request #1 attempt 1: GET https://api.example.com/v1/users/octocat",
-                "[10] Request Headers #1: [Accept: application/json, Authorization: ***, Cookie: ***]",
-                "[20] Response #1: 200 GET https://api.example.com/v1/users/octocat (10 ms, 1 attempt)",
+                "[20] Request #1 attempt 1: GET https://api.example.com/v1/users/octocat",
+                "[20] Request Headers #1: [Accept: application/json, Authorization: ***, Cookie: ***]",
+                "[30] Response #1: 200 GET https://api.example.com/v1/users/octocat (20 ms, 1 attempt)",
             ])
     }
 
@@ -74,10 +74,10 @@ struct NetworkLoggerPluginTests {
 
         #expect(
             log.all == [
-                "[10] Request #1 attempt 1: GET https://api.example.com/v1/users/octocat",
-                "[20] Request #1 attempt 2: GET https://api.example.com/v1/users/octocat",
-                "[30] Error #1: GET https://api.example.com/v1/users/octocat → HTTP 503 has a status code the target does not accept. (20 ms, 2 attempts)",
-                #"[30] Response Body #1: {"error":"busy"}"#,
+                "[20] Request #1 attempt 1: GET https://api.example.com/v1/users/octocat",
+                "[40] Request #1 attempt 2: GET https://api.example.com/v1/users/octocat",
+                "[50] Error #1: GET https://api.example.com/v1/users/octocat → HTTP 503 has a status code the target does not accept. (40 ms, 2 attempts)",
+                #"[50] Response Body #1: {"error":"busy"}"#,
             ])
     }
 
@@ -97,9 +97,28 @@ struct NetworkLoggerPluginTests {
 
         #expect(
             log.all == [
-                #"[10] Request #1 attempt 1: curl -X POST -H 'Accept: application/json' -H 'Authorization: ***' -H 'Content-Type: application/json' -H 'Cookie: ***' -d '{"count":2,"name":"pen"}' 'https://api.example.com/v1/items'"#,
-                "[20] Error #1: The request was cancelled. (10 ms, 1 attempt)",
+                #"[20] Request #1 attempt 1: curl -X POST -H 'Accept: application/json' -H 'Authorization: ***' -H 'Content-Type: application/json' -H 'Cookie: ***' -d '{"count":2,"name":"pen"}' 'https://api.example.com/v1/items'"#,
+                "[30] Error #1: The request was cancelled. (20 ms, 1 attempt)",
             ])
+    }
+
+    @Test("an attempt is logged as sent: the Authorization an adapter adds shows, redacted")
+    func transmittedRequest() async throws {
+        let log = Capture()
+        let signer = Adapter { request, _ in
+            var request = request
+            request.setValue("Bearer adapter-s3cret", forHTTPHeaderField: "Authorization")
+            request.setValue("abc", forHTTPHeaderField: "X-Trace")
+            return request
+        }
+        let provider = Provider<SampleAPI>(
+            transport: ScriptedTransport(fallback: .status(200)),
+            plugins: [NetworkLoggerPlugin(configuration: log.configuration(.default))], interceptor: signer)
+        _ = try await provider.request(.user("octocat"))
+
+        #expect(
+            log.all.contains("[20] Request Headers #1: [Accept: application/json, Authorization: ***, X-Trace: abc]"))
+        #expect(!log.all.joined().contains("adapter-s3cret"))
     }
 
     @Test("no secret header value appears in any output with the default redaction")

@@ -18,7 +18,7 @@ struct CallOrderTests {
 
         #expect(try result.get().statusCode == 200)
         #expect(
-            harness.recorder.events == [HookEvent].attempt(1) + .finish(.success(200)))
+            harness.recorder.events == [HookEvent].attempt(1, .success(200)) + .finish(.success(200)))
     }
 
     @Test("plugins run in array order", arguments: Mode.allCases)
@@ -30,7 +30,10 @@ struct CallOrderTests {
             harness.recorder.events == [
                 .prepare("P1"), .prepare("P2"), .prepare("P3"),
                 .willSend("P1", attempt: 1), .willSend("P2", attempt: 1), .willSend("P3", attempt: 1),
-                .adapt(attempt: 1), .send,
+                .adapt(attempt: 1), .willTransmit("P1", attempt: 1), .willTransmit("P2", attempt: 1),
+                .willTransmit("P3", attempt: 1), .send, .didCompleteAttempt("P1", attempt: 1, .success(200)),
+                .didCompleteAttempt("P2", attempt: 1, .success(200)),
+                .didCompleteAttempt("P3", attempt: 1, .success(200)),
                 .didReceive("P1", .success(200)), .didReceive("P2", .success(200)), .didReceive("P3", .success(200)),
                 .process("P1", .success(200)), .process("P2", .success(200)), .process("P3", .success(200)),
                 .completion(.success(200)),
@@ -49,8 +52,8 @@ struct CallOrderTests {
 
         #expect(try result.get().statusCode == 200)
         #expect(
-            harness.recorder.events == [HookEvent].attempt(1) + [.retry(attempt: 1, .failure(.validation))]
-                + .attempt(2) + .finish(.success(200)))
+            harness.recorder.events == [HookEvent].attempt(1, .failure(.validation))
+                + [.retry(attempt: 1, .failure(.validation))] + .attempt(2, .success(200)) + .finish(.success(200)))
     }
 
     @Test("retry with delay", arguments: Mode.allCases)
@@ -67,8 +70,8 @@ struct CallOrderTests {
         #expect(try result.get().statusCode == 200)
         #expect(Date().timeIntervalSince(start) >= 0.05)
         #expect(
-            harness.recorder.events == [HookEvent].attempt(1) + [.retry(attempt: 1, .failure(.validation))]
-                + .attempt(2) + .finish(.success(200)))
+            harness.recorder.events == [HookEvent].attempt(1, .failure(.validation))
+                + [.retry(attempt: 1, .failure(.validation))] + .attempt(2, .success(200)) + .finish(.success(200)))
     }
 
     @Test("retries exhausted end with the last attempt's error", arguments: Mode.allCases)
@@ -83,8 +86,9 @@ struct CallOrderTests {
 
         #expect(result.failure?.response?.statusCode == 502)
         #expect(
-            harness.recorder.events == [HookEvent].attempt(1) + [.retry(attempt: 1, .failure(.validation))]
-                + .attempt(2) + [.retry(attempt: 2, .failure(.validation))] + .finish(.failure(.validation)))
+            harness.recorder.events == [HookEvent].attempt(1, .failure(.validation))
+                + [.retry(attempt: 1, .failure(.validation))] + .attempt(2, .failure(.validation))
+                + [.retry(attempt: 2, .failure(.validation))] + .finish(.failure(.validation)))
     }
 
     @Test("doNotRetryWithError finishes with the retrier's error", arguments: Mode.allCases)
@@ -105,8 +109,8 @@ struct CallOrderTests {
         #expect(error is SessionExpired)
         #expect(response?.statusCode == 401)
         #expect(
-            harness.recorder.events == [HookEvent].attempt(1) + [.retry(attempt: 1, .failure(.validation))]
-                + .finish(.failure(.other)))
+            harness.recorder.events == [HookEvent].attempt(1, .failure(.validation))
+                + [.retry(attempt: 1, .failure(.validation))] + .finish(.failure(.other)))
     }
 
     @Test("transport error", arguments: Mode.allCases)
@@ -116,8 +120,8 @@ struct CallOrderTests {
 
         #expect(result.failure?.stage == .transport)
         #expect(
-            harness.recorder.events == [HookEvent].attempt(1) + [.retry(attempt: 1, .failure(.transport))]
-                + .finish(.failure(.transport)))
+            harness.recorder.events == [HookEvent].attempt(1, .failure(.transport))
+                + [.retry(attempt: 1, .failure(.transport))] + .finish(.failure(.transport)))
     }
 
     @Test("prepare throws: no willSend, no adapt, no transport", arguments: Mode.allCases)
@@ -129,8 +133,8 @@ struct CallOrderTests {
         let provider = Provider<OrderTarget>(
             endpointClosure: base.endpointClosure, stubClosure: base.stubClosure, transport: base.transport,
             plugins: [
-                RecordingPlugin("P1", recorder: recorder) { _ in SigningFailed() },
-                RecordingPlugin("P2", recorder: recorder),
+                RecordingPlugin("P1", recorder: recorder, observesAttempts: true) { _ in SigningFailed() },
+                RecordingPlugin("P2", recorder: recorder, observesAttempts: true),
             ],
             interceptor: base.interceptor)
         let result = await harness.run(provider)
@@ -143,7 +147,8 @@ struct CallOrderTests {
         #expect(harness.serverRequestCount == 0)
         #expect(
             harness.recorder.events == [
-                .prepare("P1"), .retry(attempt: 1, .failure(.preparing)),
+                .prepare("P1"), .didCompleteAttempt("P1", attempt: 1, .failure(.preparing)),
+                .didCompleteAttempt("P2", attempt: 1, .failure(.preparing)), .retry(attempt: 1, .failure(.preparing)),
                 .didReceive("P1", .failure(.preparing)), .didReceive("P2", .failure(.preparing)),
                 .process("P1", .failure(.preparing)), .process("P2", .failure(.preparing)),
                 .completion(.failure(.preparing)),
@@ -158,21 +163,27 @@ struct CallOrderTests {
         let base = harness.provider()
         let provider = Provider<OrderTarget>(
             endpointClosure: base.endpointClosure, stubClosure: base.stubClosure, transport: base.transport,
-            plugins: [RecordingPlugin("P1", recorder: recorder) { call in call == 1 ? Busy() : nil }],
+            plugins: [
+                RecordingPlugin("P1", recorder: recorder, observesAttempts: true) { call in call == 1 ? Busy() : nil }
+            ],
             interceptor: RecordingInterceptor(recorder: recorder, retry: { _, _ in .retry }))
         let result = await harness.run(provider)
 
         #expect(try result.get().statusCode == 200)
         #expect(
-            harness.recorder.events == [.prepare("P1"), .retry(attempt: 1, .failure(.preparing))] + .attempt(2)
-                + .finish(.success(200)))
+            harness.recorder.events == [
+                .prepare("P1"), .didCompleteAttempt("P1", attempt: 1, .failure(.preparing)),
+                .retry(attempt: 1, .failure(.preparing)),
+            ] + .attempt(2, .success(200)) + .finish(.success(200)))
     }
 
     /// The whole sequence of a request whose only attempt fails at `adapt`, as a throwing adapter
     /// or a header refused after it.
     static let failedAdapt: [HookEvent] =
-        [.prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .retry(attempt: 1, .failure(.adapting))]
-        + .finish(.failure(.adapting))
+        [
+            .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1),
+            .didCompleteAttempt("P1", attempt: 1, .failure(.adapting)), .retry(attempt: 1, .failure(.adapting)),
+        ] + .finish(.failure(.adapting))
 
     @Test("adapt throws: no transport", arguments: Mode.allCases)
     func adaptThrows(mode: Mode) async throws {

@@ -62,7 +62,7 @@ struct CancellationTests {
         #expect(call.isCancelled)
         #expect(Date().timeIntervalSince(start) < 10)
         #expect(
-            harness.recorder.events == .attempt(1) + Self.cancelledTail)
+            harness.recorder.events == .attempt(1, .failure(.cancellation)) + Self.cancelledTail)
     }
 
     @Test("cancelled while the retrier decides: the retrier's answer is ignored", arguments: Mode.allCases)
@@ -83,7 +83,8 @@ struct CancellationTests {
         #expect(result.failure?.isCancellation == true)
         #expect(
             harness.recorder.events
-                == .attempt(1) + [.retry(attempt: 1, .failure(.validation))] + Self.cancelledTail)
+                == .attempt(1, .failure(.validation)) + [.retry(attempt: 1, .failure(.validation))]
+                + Self.cancelledTail)
     }
 
     @Test("cancelled during a retry delay: no further attempt", arguments: Mode.allCases)
@@ -101,7 +102,8 @@ struct CancellationTests {
         #expect(Date().timeIntervalSince(start) < 10)
         #expect(
             harness.recorder.events
-                == .attempt(1) + [.retry(attempt: 1, .failure(.validation))] + Self.cancelledTail)
+                == .attempt(1, .failure(.validation)) + [.retry(attempt: 1, .failure(.validation))]
+                + Self.cancelledTail)
     }
 
     @Test("cancelled while an adapter awaits", arguments: Mode.allCases)
@@ -122,8 +124,10 @@ struct CancellationTests {
         #expect(result.failure?.isCancellation == true)
         #expect(harness.serverRequestCount == 0)
         #expect(
-            harness.recorder.events == [.prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1)]
-                + Self.cancelledTail)
+            harness.recorder.events == [
+                .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1),
+                .didCompleteAttempt("P1", attempt: 1, .failure(.cancellation)),
+            ] + Self.cancelledTail)
     }
 
     @Test("cancelling twice, or after completion, changes nothing")

@@ -98,7 +98,7 @@ final class OrderHarness: Sendable {
                 return .immediate
             },
             transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
-            plugins: plugins.map { RecordingPlugin($0, recorder: recorder) },
+            plugins: plugins.map { RecordingPlugin($0, recorder: recorder, observesAttempts: true) },
             interceptor: interceptor ?? RecordingInterceptor(recorder: recorder),
             trackInflights: trackInflights
         )
@@ -130,9 +130,13 @@ final class OrderHarness: Sendable {
 }
 
 extension [HookEvent] {
-    /// The events of one attempt that reaches the transport, for plugin `P1`.
-    static func attempt(_ number: Int) -> [HookEvent] {
-        [.prepare("P1"), .willSend("P1", attempt: number), .adapt(attempt: number), .send]
+    /// The events of one attempt that reaches the transport and ends with `outcome`, for plugin
+    /// `P1`, the per-attempt observations included.
+    static func attempt(_ number: Int, _ outcome: HookEvent.Outcome) -> [HookEvent] {
+        [
+            .prepare("P1"), .willSend("P1", attempt: number), .adapt(attempt: number),
+            .willTransmit("P1", attempt: number), .send, .didCompleteAttempt("P1", attempt: number, outcome),
+        ]
     }
 
     /// The events after the last attempt, for plugin `P1`: didReceive, process, completion.

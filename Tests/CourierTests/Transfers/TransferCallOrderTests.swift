@@ -46,7 +46,7 @@ extension TemporaryFilesSuite.TransferTests {
 
         let events = recorder.events
         let withoutProgress = events.filter { if case .progress = $0 { false } else { true } }
-        #expect(withoutProgress == .attempt(1) + .finish(.success(200)))
+        #expect(withoutProgress == .attempt(1, .success(200)) + .finish(.success(200)))
         let firstWillSend = try #require(events.firstIndex(of: .willSend("P1", attempt: 1)))
         let didReceive = try #require(events.firstIndex(of: .didReceive("P1", .success(200))))
         let intermediate = events.indices.filter { events[$0] == .progress(final: false) }

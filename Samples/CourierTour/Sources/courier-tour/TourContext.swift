@@ -27,8 +27,8 @@ final class TourContext: Sendable {
         NotesService.makeProvider(baseURL: baseURL, authentication: authentication, plugins: plugins)
     }
 
-    /// 1. Sign in, then a request logged by `NetworkLoggerPlugin`. (`willSend` sees the request
-    /// before the interceptor adds the token, so the token never reaches this log.)
+    /// 1. Sign in, then a request logged by `NetworkLoggerPlugin` as it is sent: the token the
+    /// interceptor added shows as `Authorization: ***`.
     func signInAndLog() async throws {
         print("1. Sign in, and a logged request")
         let tokens = try await provider().request(
