@@ -54,7 +54,8 @@ import Testing
     // sample 4
     let authentication = AuthenticationInterceptor(
         authenticator: MyAuthenticator(), credential: savedTokens,
-        onRefreshFailure: { _ in print("clear the tokens and sign out") })
+        onRefresh: { tokens, _ in print("store", tokens) },
+        onRefreshFailure: { _, interceptor in interceptor.credential = nil })
     let signedIn = Provider<GitHub>(interceptor: Interceptor(interceptors: [authentication, .retryPolicy]))
     _ = authentication
     _ = signedIn
@@ -74,7 +75,8 @@ import Testing
         let accessToken: String
         let refreshToken: String
         let expiresAt: Date
-        var requiresRefresh: Bool { expiresAt < Date().addingTimeInterval(60) }
+        /// Refreshed ahead of time, `refreshLeeway` (60 s by default) before this.
+        var expiration: Date? { expiresAt }
     }
 
     enum Auth: TargetType {
@@ -114,7 +116,11 @@ import Testing
     let saved = Tokens(accessToken: "a", refreshToken: "r", expiresAt: .distantFuture)
     let authentication = AuthenticationInterceptor(
         authenticator: OAuthAuthenticator(), credential: saved,
-        onRefreshFailure: { error in print("sign the user out:", error) })
+        onRefresh: { tokens, _ in print("store the new tokens in the keychain:", tokens.expiresAt) },
+        onRefreshFailure: { error, interceptor in
+            interceptor.credential = nil
+            print("clear the keychain and sign the user out:", error)
+        })
     let provider = Provider<MultiTarget>(interceptor: Interceptor(interceptors: [authentication, .retryPolicy]))
     print(try await provider.request(MultiTarget(GitHub.zen)).mapString())
     _ = saved

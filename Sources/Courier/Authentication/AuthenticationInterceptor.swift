@@ -83,7 +83,16 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     public let refreshWindow: RefreshWindow?
     /// The most authentication retries of one request.
     public let maximumRetries: Int
-    private let onRefreshFailure: (@Sendable (any Error) -> Void)?
+    /// Called with a refreshed credential once it is in use, and with the interceptor.
+    public typealias RefreshHandler =
+        @Sendable (_ credential: Credential, _ interceptor: AuthenticationInterceptor) -> Void
+    /// Called with the error of a failed refresh, and with the interceptor.
+    public typealias RefreshFailureHandler =
+        @Sendable (_ error: any Error, _ interceptor: AuthenticationInterceptor) ->
+        Void
+
+    private let onRefresh: RefreshHandler?
+    private let onRefreshFailure: RefreshFailureHandler?
     private let state: Locked<State>
 
     /// Creates an interceptor.
@@ -92,21 +101,52 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     ///   - credential: The current credential, or `nil` until the user signs in.
     ///   - refreshWindow: The refresh-loop guard; 5 refreshes within 30 s by default.
     ///   - maximumRetries: The most authentication retries of one request; 3 by default.
+    ///   - onRefresh: Called after each successful refresh with the new credential, before the
+    ///     requests that waited for it go on: persist it there.
     ///   - onRefreshFailure: Called once for each failed refresh, with the error the waiting
     ///     requests fail with (``AuthenticationError/refreshFailed(_:)`` or
-    ///     ``AuthenticationError/excessiveRefresh(attempts:interval:)``).
+    ///     ``AuthenticationError/excessiveRefresh(attempts:interval:)``) and this interceptor: clear
+    ///     the stored tokens and sign out there (`interceptor.credential = nil`).
     public init(
         authenticator: Authenticator,
         credential: Credential? = nil,
         refreshWindow: RefreshWindow? = RefreshWindow(),
         maximumRetries: Int = 3,
-        onRefreshFailure: (@Sendable (any Error) -> Void)? = nil
+        onRefresh: RefreshHandler? = nil,
+        onRefreshFailure: RefreshFailureHandler?
     ) {
         self.authenticator = authenticator
         self.refreshWindow = refreshWindow
         self.maximumRetries = max(0, maximumRetries)
+        self.onRefresh = onRefresh
         self.onRefreshFailure = onRefreshFailure
         self.state = Locked(State(credential: credential))
+    }
+
+    /// Creates an interceptor whose failure handler needs only the error.
+    /// - Parameters:
+    ///   - authenticator: Your authentication scheme.
+    ///   - credential: The current credential, or `nil` until the user signs in.
+    ///   - refreshWindow: The refresh-loop guard; 5 refreshes within 30 s by default.
+    ///   - maximumRetries: The most authentication retries of one request; 3 by default.
+    ///   - onRefresh: Called after each successful refresh with the new credential.
+    ///   - onRefreshFailure: Called once for each failed refresh, with the error the waiting
+    ///     requests fail with.
+    public convenience init(
+        authenticator: Authenticator,
+        credential: Credential? = nil,
+        refreshWindow: RefreshWindow? = RefreshWindow(),
+        maximumRetries: Int = 3,
+        onRefresh: RefreshHandler? = nil,
+        onRefreshFailure: (@Sendable (any Error) -> Void)? = nil
+    ) {
+        var failureHandler: RefreshFailureHandler?
+        if let onRefreshFailure {
+            failureHandler = { error, _ in onRefreshFailure(error) }
+        }
+        self.init(
+            authenticator: authenticator, credential: credential, refreshWindow: refreshWindow,
+            maximumRetries: maximumRetries, onRefresh: onRefresh, onRefreshFailure: failureHandler)
     }
 
     /// The current credential. Setting it (after a sign-in, or to `nil` at sign-out) takes effect
@@ -214,7 +254,7 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         case .replaced: return
         case .wait(let task): try await SharedTask.value(of: task)
         case .fail(let error, let notify):
-            if notify { onRefreshFailure?(error) }
+            if notify { onRefreshFailure?(error, self) }
             throw error
         }
     }
@@ -258,14 +298,16 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
             let refreshed = try await RefreshScope.run(as: self) {
                 try await authenticator.refresh(credential, context: context)
             }
-            state.withLock { state in
+            let stored = state.withLock { state in
                 state.refresh = nil
                 // A credential the app set during the refresh is newer: keep it.
-                guard state.version == version else { return }
+                guard state.version == version else { return false }
                 state.credential = refreshed
                 state.version += 1
                 state.excessReported = false
+                return true
             }
+            if stored { onRefresh?(refreshed, self) }
         } catch {
             let failure = AuthenticationError.refreshFailed(error)
             state.withLock { state in
@@ -273,7 +315,7 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
                 state.epoch += 1
                 state.failure = Failure(version: version, epoch: state.epoch, error: failure)
             }
-            onRefreshFailure?(failure)
+            onRefreshFailure?(failure, self)
             throw failure
         }
     }

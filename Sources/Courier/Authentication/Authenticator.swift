@@ -5,10 +5,36 @@ import Foundation
 #endif
 
 /// A credential an ``AuthenticationInterceptor`` applies to requests, such as an OAuth token pair.
+///
+/// Give it an ``expiration`` and it is refreshed ahead of time, ``refreshLeeway`` (60 s) before it
+/// expires; or implement ``requiresRefresh`` with a rule of your own.
+/// ```swift
+/// struct Tokens: AuthenticationCredential, Codable {
+///     let access: String, refresh: String, expiresAt: Date
+///     var expiration: Date? { expiresAt }
+/// }
+/// ```
 public protocol AuthenticationCredential: Sendable {
-    /// Whether the credential must be refreshed before it is used again (for example, it expires
-    /// within the next minute). A credential that says so is refreshed before any request is sent.
+    /// Whether the credential must be refreshed before it is used again. A credential that says
+    /// so is refreshed before any request is sent. By default: it has an ``expiration`` that is
+    /// less than ``refreshLeeway`` away; without one, never (a 401 still refreshes it).
     var requiresRefresh: Bool { get }
+    /// When the credential expires, if known; `nil` by default.
+    var expiration: Date? { get }
+    /// How long before its ``expiration`` the credential is refreshed, in seconds; 60 by default.
+    var refreshLeeway: TimeInterval { get }
+}
+
+extension AuthenticationCredential {
+    /// `nil`: the expiration is unknown.
+    public var expiration: Date? { nil }
+    /// 60 seconds.
+    public var refreshLeeway: TimeInterval { 60 }
+    /// Whether ``expiration`` is less than ``refreshLeeway`` away (`false` without an expiration).
+    public var requiresRefresh: Bool {
+        guard let expiration else { return false }
+        return expiration.timeIntervalSinceNow < refreshLeeway
+    }
 }
 
 /// What an ``AuthenticationInterceptor`` needs to know about your authentication scheme: how to

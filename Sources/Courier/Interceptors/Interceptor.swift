@@ -7,8 +7,17 @@ import Foundation
 /// Several adapters and retriers combined into one interceptor.
 ///
 /// Adapters run in order, each receiving the previous one's output; the first that throws ends
-/// the chain. Retriers are asked in order; the first decision other than
-/// ``RetryResult/doNotRetry`` wins. `interceptors` are added after `adapters` and after `retriers`.
+/// the chain. Retriers are asked in order, as in Alamofire, and each answer means:
+///
+/// | a retrier answers | the composite |
+/// | --- | --- |
+/// | ``RetryResult/retry``, ``RetryResult/retryWithDelay(_:)`` | retries; later retriers are not asked |
+/// | ``RetryResult/doNotRetry`` | "not mine": asks the next retrier; the request fails only if none retries |
+/// | ``RetryResult/doNotRetryWithError(_:)`` | stops: fails the request with that error; later retriers are not asked |
+///
+/// So a retrier that must veto every retry (a request that must never be sent twice) answers
+/// `.doNotRetryWithError`, not `.doNotRetry`. `interceptors` are added after `adapters` and after
+/// `retriers`.
 /// ```swift
 /// let interceptor = Interceptor(adapters: [apiKey], retriers: [retryUnavailable], interceptors: [auth])
 /// ```

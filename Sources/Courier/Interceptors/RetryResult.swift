@@ -6,10 +6,12 @@ public enum RetryResult: Sendable {
     case retry
     /// Make another attempt after waiting this many seconds. Cancelling the request ends the wait.
     case retryWithDelay(TimeInterval)
-    /// Finish the request with the attempt's error.
+    /// Finish the request with the attempt's error. Inside a composite ``Interceptor`` this means
+    /// "not mine": the next retrier is asked, and the request finishes only if none retries.
     case doNotRetry
     /// Finish the request with this error instead (a ``CourierError`` is kept as it is; any other
-    /// error becomes ``CourierError/underlying(_:_:)`` with the attempt's response).
+    /// error becomes ``CourierError/underlying(_:_:)`` with the attempt's response). Inside a
+    /// composite ``Interceptor`` this stops: no later retrier is asked.
     case doNotRetryWithError(any Error)
 }
 

@@ -6,11 +6,12 @@ import Foundation
 #endif
 
 /// Signs requests with the access token and refreshes it on a 401, once for all the requests
-/// that need it.
+/// that need it. The refresh goes through the provider whose request asked for it (its plugins,
+/// its logs; a `Provider<MultiTarget>` too): nothing to keep, no retain cycle, and it never waits
+/// for itself.
 public struct NotesAuthenticator: Authenticator {
-    /// Sends the refresh request. It has no authentication interceptor: a refresh that waited for
-    /// the refresh in progress would wait for itself.
-    let tokens: Provider<NotesAPI>
+    /// Creates the authenticator.
+    public init() {}
 
     /// Adds `Authorization: Bearer <access token>`.
     public func apply(_ credential: TokenPair, to request: URLRequest) -> URLRequest {
@@ -19,12 +20,13 @@ public struct NotesAuthenticator: Authenticator {
         return request
     }
 
-    /// Trades the refresh token for a new pair.
-    public func refresh(_ credential: TokenPair) async throws -> TokenPair {
-        try await tokens.request(.refresh(refreshToken: credential.refreshToken), as: TokenPair.self)
+    /// Trades the refresh token for a new pair, through the provider that asked.
+    public func refresh(_ credential: TokenPair, context: RefreshContext) async throws -> TokenPair {
+        try await context.send(NotesAPI.refresh(refreshToken: credential.refreshToken)).map(TokenPair.self)
     }
 
-    /// Signing in and refreshing go out without a token.
+    /// Signing in and refreshing go out without a token. `target` is a `NotesAPI`, even when the
+    /// provider is a `Provider<MultiTarget>`.
     public func requiresAuthentication(_ request: URLRequest, target: any TargetType) -> Bool {
         (target as? NotesAPI)?.requiresToken ?? true
     }
@@ -45,21 +47,24 @@ public enum NotesService {
         }
     }
 
-    /// The authentication interceptor for a server, starting from `credential` (nil until sign-in).
+    /// The authentication interceptor, starting from `credential` (nil until sign-in).
     /// - Parameters:
-    ///   - baseURL: The server to talk to.
     ///   - credential: The tokens, if the user is signed in.
-    ///   - plugins: Plugins of the provider that refreshes tokens.
-    ///   - onRefreshFailure: Called once when a refresh fails: sign the user out there.
+    ///   - onRefresh: Called with each new token pair: store it there.
+    ///   - onRefreshFailure: Called once when a refresh fails, after the interceptor's credential
+    ///     was cleared: sign the user out there.
     /// - Returns: The interceptor.
     public static func authentication(
-        baseURL: URL, credential: TokenPair?, plugins: [any PluginType] = [],
+        credential: TokenPair?, onRefresh: (@Sendable (TokenPair) -> Void)? = nil,
         onRefreshFailure: (@Sendable (any Error) -> Void)? = nil
     ) -> AuthenticationInterceptor<NotesAuthenticator> {
-        let tokens = Provider<NotesAPI>(endpointClosure: endpoints(at: baseURL), plugins: plugins)
-        return AuthenticationInterceptor(
-            authenticator: NotesAuthenticator(tokens: tokens), credential: credential,
-            onRefreshFailure: onRefreshFailure)
+        AuthenticationInterceptor(
+            authenticator: NotesAuthenticator(), credential: credential,
+            onRefresh: { tokens, _ in onRefresh?(tokens) },
+            onRefreshFailure: { error, interceptor in
+                interceptor.credential = nil
+                onRefreshFailure?(error)
+            })
     }
 
     /// A provider for a server: plugins in call order, then authentication, then retries of

@@ -19,7 +19,7 @@ final class TourContext: Sendable {
         self.options = options
         let refreshes = refreshes
         authentication = NotesService.authentication(
-            baseURL: baseURL, credential: nil, plugins: [RefreshCounter(recorder: refreshes)],
+            credential: nil, onRefresh: { _ in refreshes.record(.send) },
             onRefreshFailure: { print("   The refresh failed (\($0)): the app would sign out here.") })
     }
 
@@ -97,7 +97,7 @@ final class TourContext: Sendable {
         for (index, event) in recorder.events.enumerated() {
             print("   \(index + 1). \(event)")
         }
-        print()
+        print("   Between retry#1 and the second attempt: the refresh call, sent through this same provider.\n")
     }
 
     /// 5. A multipart upload and a download, each with a live progress bar.
@@ -141,15 +141,6 @@ final class TourContext: Sendable {
     private func require(_ credential: TokenPair?) throws -> TokenPair {
         guard let credential else { throw AuthenticationError.missingCredential }
         return credential
-    }
-}
-
-/// Counts the refresh requests the authenticator sends.
-struct RefreshCounter: PluginType {
-    let recorder: CallRecorder
-
-    func willSend(_ request: PreparedRequest, target: any TargetType) {
-        if case .refresh? = target as? NotesAPI { recorder.record(.send) }
     }
 }
 

@@ -21,7 +21,7 @@ struct NotesAPITests {
 
         init() async throws {
             server = try NotesServer(tokenLifetime: 10)
-            authentication = NotesService.authentication(baseURL: server.baseURL, credential: nil)
+            authentication = NotesService.authentication(credential: nil)
             let signIn = Provider<NotesAPI>(endpointClosure: NotesService.endpoints(at: server.baseURL))
             authentication.credential = try await signIn.request(
                 .login(username: "ann", password: "secret"), as: TokenPair.self)
@@ -67,9 +67,43 @@ struct NotesAPITests {
             session.recorder.events == [
                 .prepare("Logger"), .willSend("Logger", attempt: 1), .adapt(attempt: 1),
                 .retry(attempt: 1, .failure(.validation)),
+                // The refresh call, through the same provider: its own hooks, nested in the retry.
+                .prepare("Logger"), .willSend("Logger", attempt: 1), .adapt(attempt: 1),
+                .didReceive("Logger", .success(200)), .process("Logger", .success(200)),
                 .prepare("Logger"), .willSend("Logger", attempt: 2), .adapt(attempt: 2),
                 .didReceive("Logger", .success(201)), .process("Logger", .success(201)),
             ])
+    }
+
+    @Test("a Provider<MultiTarget> refreshing through itself: 8 concurrent expired requests, one refresh, all succeed")
+    func multiTargetRefresh() async throws {
+        let session = try await Session()
+        defer { session.server.stop() }
+        let signedIn = try #require(session.authentication.credential)
+        session.authentication.credential = TokenPair(accessToken: "expired", refreshToken: signedIn.refreshToken)
+        let refreshed = CallRecorder()
+        let authentication = AuthenticationInterceptor(
+            authenticator: NotesAuthenticator(), credential: session.authentication.credential,
+            onRefresh: { _, _ in refreshed.record(.send) })
+        let endpoints = NotesService.endpoints(at: session.server.baseURL)
+        let provider = Provider<MultiTarget>(
+            endpointClosure: { target in endpoints(target.underlyingTarget(as: NotesAPI.self)!) },
+            interceptor: authentication)
+
+        let pages = try await withThrowingTaskGroup(of: Int.self) { group in
+            for page in 1...8 {
+                group.addTask {
+                    try await provider.request(MultiTarget(NotesAPI.notes(page: page, perPage: 1)), as: NotesPage.self)
+                        .page
+                }
+            }
+            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+
+        #expect(pages == Set(1...8))
+        #expect(session.server.refreshCount == 1)
+        #expect(refreshed.events == [.send])
+        #expect(authentication.credential?.accessToken == "access-2")
     }
 
     @Test("a 503 is retried by the retry policy")
