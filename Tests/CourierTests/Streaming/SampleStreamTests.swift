@@ -29,6 +29,16 @@ struct SampleStreamTests {
         }
     }
 
+    /// A stubbed provider whose every target answers with `stream`.
+    static func provider(answering stream: SampleStream) -> Provider<Chat> {
+        Provider<Chat>(
+            endpointClosure: { target in
+                Provider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
+                    .streamedResponse(200, stream)
+                })
+            }, stubClosure: Provider.immediatelyStub)
+    }
+
     @Test("events arrive one by one, after their delays, through every hook")
     func events() async throws {
         let recorder = CallRecorder()
@@ -54,12 +64,7 @@ struct SampleStreamTests {
     @Test("the first chunk reaches the reader before the later ones are due")
     func incremental() async throws {
         let stream = SampleStream([.init(Data("first\n".utf8)), .init(Data("late\n".utf8), after: 30)])
-        let provider = Provider<Chat>(
-            endpointClosure: { target in
-                Provider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
-                    .streamedResponse(200, stream)
-                })
-            }, stubClosure: Provider.immediatelyStub)
+        let provider = Self.provider(answering: stream)
 
         let arrived = Locked<[String]>([])
         let firstLine = CallRecorder()
@@ -86,12 +91,7 @@ struct SampleStreamTests {
     @Test("cancelling the reader ends a sample stream's wait at once")
     func cancelled() async throws {
         let stream = SampleStream([.init(Data("a\n".utf8)), .init(Data("b\n".utf8), after: 600)])
-        let provider = Provider<Chat>(
-            endpointClosure: { target in
-                Provider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
-                    .streamedResponse(200, stream)
-                })
-            }, stubClosure: Provider.immediatelyStub)
+        let provider = Self.provider(answering: stream)
         let firstLine = CallRecorder()
         let task = Task {
             var lines: [String] = []
