@@ -178,9 +178,19 @@ public struct NetworkLoggerPlugin: PluginType {
         }
         let limit = max(0, configuration.maximumBodyBytes)
         let redacted = redaction.body(data, contentType: contentType)
-        let shown = redacted.count > limit ? Data(redacted.prefix(limit)) : redacted
+        // The formatter gets the whole body (a pretty-printer needs whole JSON), up to a bound
+        // that keeps a huge body from being formatted at all; what it returns is then cut.
+        let formatted = redacted.count <= Self.formattingLimit ? redacted : Data(redacted.prefix(Self.formattingLimit))
         let format = request ? configuration.formatter.requestData : configuration.formatter.responseData
-        let text = format(shown)
-        return redacted.count > limit ? text + "… (\(redacted.count - limit) more bytes)" : text
+        let text = Array(format(formatted).utf8)
+        let dropped = redacted.count - formatted.count
+        guard text.count > limit || dropped > 0 else { return String(decoding: text, as: UTF8.self) }
+        // Cut at a character boundary: never half of a UTF-8 sequence.
+        var cut = min(limit, text.count)
+        while cut > 0, cut < text.count, text[cut] & 0xC0 == 0x80 { cut -= 1 }
+        return String(decoding: text[..<cut], as: UTF8.self) + "… (\(text.count - cut + dropped) more bytes)"
     }
+
+    /// The largest body handed whole to a formatter: 1 MiB.
+    static let formattingLimit = 1 << 20
 }

@@ -36,20 +36,26 @@ package struct StubTransport: Transport {
     ) async throws -> TransportResponse {
         switch sample {
         case .networkResponse(let statusCode, let data):
-            // No HTTPURLResponse, as in Moya: building one costs more than the rest of a stubbed
-            // request. Use `.response(_:_:)` for a stub with headers.
             let file = try deliver(data, for: request)
-            return TransportResponse(statusCode: statusCode, data: file == nil ? data : Data(), fileURL: file)
+            guard file != nil else {
+                // No HTTPURLResponse, as in Moya: building one costs more than the rest of a
+                // stubbed request. Use `.response(_:_:)` for a stub with headers.
+                return TransportResponse(statusCode: statusCode, data: data)
+            }
+            // A download's destination gets a response (the request's URL, the status), as from
+            // the network, and the response keeps the sample data, as a Moya stub does.
+            return TransportResponse(
+                statusCode: statusCode, headerFields: [:], url: Self.url(of: request), data: data, fileURL: file)
         case .response(let response, let data):
             let file = try deliver(data, for: request)
-            return TransportResponse(response: response, data: file == nil ? data : Data(), fileURL: file)
+            return TransportResponse(response: response, data: data, fileURL: file)
         case .streamedResponse(let statusCode, let stream):
             for chunk in stream.chunks { try await clock.wait(chunk.delay) }
             let data = stream.body
             let file = try deliver(data, for: request)
             return TransportResponse(
                 statusCode: statusCode, headerFields: HeaderFields(stream.headerFields), url: Self.url(of: request),
-                data: file == nil ? data : Data(), fileURL: file)
+                data: data, fileURL: file)
         case .networkError(let error):
             throw error
         }

@@ -8,10 +8,14 @@ import Foundation
 /// the final file URL and how to put the file there.
 ///
 /// ```swift
+/// let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("downloads")
 /// let destination: DownloadDestination = { _, response in
-///     (documents.appendingPathComponent(DownloadFileName.suggested(by: response)), [.removePreviousFile])
+///     let name = DownloadFileName.suggested(by: response)
+///     return (downloads.appendingPathComponent(name), [.createIntermediateDirectories, .removePreviousFile])
 /// }
 /// ```
+/// A stubbed download gets a response too (the request's URL and the sample's status and
+/// headers), and its sample data is written to the destination.
 /// The file is moved there only when the response passes validation; the ``Response`` then
 /// carries the final URL in ``Response/fileURL``. A file the server names goes through
 /// ``DownloadFileName`` first: never join a server's name to a folder as it is. Courier never

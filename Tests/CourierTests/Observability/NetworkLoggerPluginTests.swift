@@ -121,6 +121,31 @@ struct NetworkLoggerPluginTests {
         #expect(!log.all.joined().contains("adapter-s3cret"))
     }
 
+    @Test("a custom formatter gets the whole body, and what it returns is cut (Moya's pretty-JSON formatter)")
+    func formatThenCut() async throws {
+        let log = Capture()
+        let items = (0..<200).map { "{\"id\":\($0)}" }.joined(separator: ",")
+        let body = "[\(items)]"
+        let received = Locked<[Int]>([])
+        var configuration = log.configuration([.successResponseBody], maximumBodyBytes: 64)
+        configuration.formatter.responseData = { data in
+            received.withLock { $0.append(data.count) }
+            let json = try? JSONSerialization.jsonObject(with: data)
+            let pretty = json.flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.prettyPrinted]) }
+            return pretty.map { String(decoding: $0, as: UTF8.self) } ?? "not JSON"
+        }
+        let provider = Provider<SampleAPI>(
+            transport: ScriptedTransport(fallback: .json(200, body)),
+            plugins: [NetworkLoggerPlugin(configuration: configuration)])
+        _ = try await provider.request(.user("octocat"))
+
+        #expect(received.value == [body.utf8.count])
+        let entry = try #require(log.all.first { $0.contains("Response Body") })
+        #expect(entry.contains("[\n"))
+        #expect(!entry.contains("not JSON"))
+        #expect(entry.contains(" more bytes)"))
+    }
+
     @Test("no secret header value appears in any output with the default redaction")
     func noSecrets() async throws {
         let log = Capture()
@@ -156,7 +181,7 @@ struct NetworkLoggerPluginTests {
         }
         #expect(
             bodies == [
-                String(repeating: "é", count: 25) + "… (149 more bytes)", "<4 bytes of image/png>",
+                String(repeating: "é", count: 25) + "… (150 more bytes)", "<4 bytes of image/png>",
                 "<3 bytes of binary data>",
             ])
     }

@@ -198,6 +198,40 @@ extension TemporaryFilesSuite {
             #expect(try Data(contentsOf: destination) == Data("{}".utf8))
             #expect(progress.reports.map(\.progress) == [1, 1])
         }
+
+        @Test("a stubbed download behaves like Moya's destination expects: a response, the file, the sample data")
+        func stubbedDownloadAsMoya() async throws {
+            let folder = try Scratch.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let provider = Provider<TransferTarget>(
+                endpointClosure: { target in
+                    Provider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
+                        .networkResponse(200, Data("%PDF".utf8))
+                    })
+                },
+                stubClosure: Provider.immediatelyStub)
+            let seen = Locked<[String]>([])
+            let target = TransferTarget(
+                baseURL: URL(string: "https://stub.invalid")!, path: "/files/report.pdf", method: .get,
+                task: .downloadDestination { _, response in
+                    // Moya's own destination: it force-unwraps the response's suggested name.
+                    let name = response!.suggestedFilename!
+                    seen.withLock { $0.append("\(response!.statusCode) \(name)") }
+                    return (folder.appendingPathComponent(name), [])
+                })
+
+            let response = try await provider.request(target)
+
+            // FoundationNetworking suggests "Unknown" without a Content-Disposition, where Apple's
+            // Foundation takes the URL's last component: the name is the platform's.
+            let name = try #require(response.response?.suggestedFilename)
+            #expect(seen.value == ["200 \(name)"])
+            #expect(response.fileURL?.lastPathComponent == name)
+            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == Data("%PDF".utf8))
+            #expect(response.data == Data("%PDF".utf8))
+            #expect(response.response?.url?.path == "/files/report.pdf")
+            #expect(DownloadFileName.suggested(by: response.response) == "report.pdf")
+        }
     }
 }
 
