@@ -526,6 +526,59 @@ import Testing
     _ = provider
 }
 
+/// The samples of PortingYourTests.md.
+@Sendable func portingYourTestsSamples() async throws {
+    // sample 1
+    let stubbed = Provider<GitHub>(stubClosure: Provider.immediatelyStub)
+    let result = await stubbed.result(for: .zen)
+    print((try? result.get())?.statusCode ?? 0)
+    _ = stubbed
+    _ = result
+    // sample 2
+    struct PathRecorder: PluginType {
+        let seen: TestBox<[String]>
+        func willSend(_ request: PreparedRequest, target: any TargetType) {
+            seen.modify { $0.append(request.request.url?.path ?? "") }
+        }
+    }
+
+    let seen = TestBox<[String]>([])
+    let recorded = Provider<GitHub>(stubClosure: Provider.immediatelyStub, plugins: [PathRecorder(seen: seen)])
+    _ = await recorded.result(for: .zen)
+    print(seen.value)
+    _ = seen
+    _ = recorded
+    // sample 3
+    let failing = Provider<GitHub>(
+        endpointClosure: { target in
+            Provider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
+                .networkError(URLError(.notConnectedToInternet))
+            })
+        },
+        stubClosure: Provider.immediatelyStub)
+    if case .failure(let error) = await failing.result(for: .zen) {
+        print(error.stage == .transport)
+    }
+    _ = failing
+    // sample 4
+    let calls = CallRecorder()
+    let ordered = Provider<GitHub>(
+        stubClosure: Provider.immediatelyStub, plugins: [RecordingPlugin("Logger", recorder: calls)])
+    _ = await ordered.result(for: .zen)
+    print(calls.events.map(\.description))
+    // ["Logger.prepare", "Logger.willSend#1", "Logger.didReceive success(200)", "Logger.process success(200)"]
+    _ = calls
+    _ = ordered
+    // sample 5
+    let viaCompletion = Provider<GitHub>(stubClosure: Provider.immediatelyStub)
+    let status = await withCheckedContinuation { continuation in
+        viaCompletion.request(.zen) { result in continuation.resume(returning: (try? result.get())?.statusCode) }
+    }
+    print(status ?? 0)
+    _ = viaCompletion
+    _ = status
+}
+
 /// The samples of WritingYourOwnTransport.md.
 @Sendable func writingYourOwnTransportSamples() async throws {
     // sample 1
