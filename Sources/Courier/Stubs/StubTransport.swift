@@ -79,8 +79,12 @@ package struct StubTransport: Transport {
         let chunks = stream.chunks
         let body = TransportBody(
             pulling: {
-                guard let index = next.withLock({ index in index < chunks.count ? index.postIncrement() : nil })
-                else { return nil }
+                let taken = next.withLock { index -> Int? in
+                    guard index < chunks.count else { return nil }
+                    defer { index += 1 }
+                    return index
+                }
+                guard let index = taken else { return nil }
                 try await Delay.sleep(seconds: chunks[index].delay)
                 return chunks[index].data
             }, onTermination: {})
@@ -139,13 +143,5 @@ private struct StubClock {
         }
         try await Delay.sleep(seconds: seconds)
         remaining = remaining.map { $0 - seconds }
-    }
-}
-
-extension Int {
-    /// The value, then adds one to it.
-    fileprivate mutating func postIncrement() -> Int {
-        defer { self += 1 }
-        return self
     }
 }

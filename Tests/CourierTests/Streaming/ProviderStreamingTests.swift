@@ -50,7 +50,8 @@ struct ProviderStreamingTests {
         let recorder = CallRecorder()
         let provider = Provider<StreamTarget>(
             transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
-            plugins: [RecordingPlugin("p", recorder: recorder)], interceptor: RecordingInterceptor(recorder: recorder))
+            plugins: [RecordingPlugin("p", recorder: recorder, observesAttempts: true)],
+            interceptor: RecordingInterceptor(recorder: recorder))
 
         let streamed = try await provider.stream(StreamTarget(baseURL: server.baseURL, path: "/s"))
         let atHead = recorder.events
@@ -59,7 +60,9 @@ struct ProviderStreamingTests {
 
         #expect(
             atHead.map(\.description) == [
-                "p.prepare", "p.willSend#1", "adapt#1", "send", "p.didReceive success(200)", "p.process success(200)",
+                "p.prepare", "p.willSend#1", "adapt#1", "p.willTransmit#1", "send",
+                "p.didCompleteAttempt#1 success(200)",
+                "p.didReceive success(200)", "p.process success(200)",
             ])
         #expect(recorder.events == atHead + [.didFinishStream("p", .completed)])
         #expect(lines == ["a", "b"])
@@ -77,7 +80,7 @@ struct ProviderStreamingTests {
         }
         let recorder = CallRecorder()
         let provider = Provider<StreamTarget>(
-            plugins: [RecordingPlugin("p", recorder: recorder)],
+            plugins: [RecordingPlugin("p", recorder: recorder, observesAttempts: true)],
             interceptor: RecordingInterceptor(recorder: recorder, retry: { _, _ in .retry }))
 
         let streamed = try await provider.stream(StreamTarget(baseURL: server.baseURL, path: "/retry"))
@@ -87,8 +90,11 @@ struct ProviderStreamingTests {
         #expect(lines == ["ok"])
         #expect(
             recorder.events.map(\.description) == [
-                "p.prepare", "p.willSend#1", "adapt#1", "retry#1 failure(validation)", "p.prepare", "p.willSend#2",
-                "adapt#2", "p.didReceive success(200)", "p.process success(200)", "p.didFinishStream completed",
+                "p.prepare", "p.willSend#1", "adapt#1", "p.willTransmit#1",
+                "p.didCompleteAttempt#1 failure(validation)",
+                "retry#1 failure(validation)", "p.prepare", "p.willSend#2", "adapt#2", "p.willTransmit#2",
+                "p.didCompleteAttempt#2 success(200)", "p.didReceive success(200)", "p.process success(200)",
+                "p.didFinishStream completed",
             ])
     }
 
