@@ -2,7 +2,6 @@ import Foundation
 
 /// Server-Sent Event parsing of arbitrary bytes: never a crash, and the same events, last event
 /// ID and retry whether the stream arrives whole or cut into chunks the input chooses.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEventStream(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var input = FuzzInput(pointer, count)
     let cuts = (0..<Int(input.byte() % 8)).map { _ in Int(input.byte()) }

@@ -1,7 +1,6 @@
 import Foundation
 
 /// Response mapping of arbitrary bodies with arbitrary key paths: errors, never a crash.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKeyPath(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var input = FuzzInput(pointer, count)
     let keyPath = input.string(maximum: 24)

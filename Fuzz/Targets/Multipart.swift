@@ -2,7 +2,6 @@ import Foundation
 
 /// Multipart encoding of arbitrary parts, parsed back as a server would: never a crash, and the
 /// same parts come back (unless a part happens to contain the boundary line itself).
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMultipart(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var input = FuzzInput(pointer, count)
     let boundary = "fuzz-boundary-0123456789"

@@ -6,7 +6,6 @@ import Foundation
 
 /// URL and JSON parameter encoding of arbitrary parameters: never a crash; URL-encoded output is
 /// plain ASCII; JSON output reads back with the same keys.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParameters(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var input = FuzzInput(pointer, count)
     let parameters = input.parameters(depth: 0)

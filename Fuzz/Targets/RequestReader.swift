@@ -2,7 +2,6 @@ import Foundation
 
 /// The loopback server's request reader over arbitrary bytes in arbitrary pieces: requests,
 /// refusals or a close, never a crash or a loop.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRequestReader(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var input = FuzzInput(pointer, count)
     let pieceSize = Int(input.byte()) % 64 + 1

@@ -8,7 +8,6 @@ import Foundation
 /// Courier's security rules: a request that passes `HeaderFieldRules` can hold no line break and
 /// no framing header; a download name is always one plain, short file name; redaction never
 /// crashes and never shows a planted password.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSecurity(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var input = FuzzInput(pointer, count)
     checkHeader(name: input.string(maximum: 24), value: input.string(maximum: 48))
