@@ -58,6 +58,8 @@ extension CourierError: LocalizedError, CustomStringConvertible, CustomDebugStri
             "The interceptor failed to adapt \(describe(request)): \(Self.describe(error))"
         case .transport(let error, let request):
             "\(describe(request)) failed in transport: \(Self.describe(error))"
+        case .transfer(let error, let request):
+            "\(describe(request)) failed on this side of the transfer: \(Self.describe(error))"
         case .statusCode(let response):
             "\(describeResponse(response)) has a status code the target does not accept."
         case .jsonMapping(let response):

@@ -35,6 +35,10 @@ public enum CourierError: Error, Sendable {
     /// The transport failed to send `request` or to receive its response (connection refused,
     /// timed out, lost…); the underlying error is usually a `URLError`.
     case transport(any Error, request: URLRequest)
+    /// The local side of a transfer failed for `request`: the file to upload could not be read, an
+    /// upload stream broke or gave another length than it declared, or the download could not be
+    /// written or moved to its destination. The network is not at fault.
+    case transfer(TransferError, request: URLRequest)
     /// The response's status code is not accepted by the target's ``ValidationType``, or by a
     /// `filter` on ``Response``.
     case statusCode(Response)
@@ -62,6 +66,8 @@ public enum CourierError: Error, Sendable {
         case adapting
         /// Sending the request and receiving the response.
         case transport
+        /// Reading the body to upload, or writing and moving the downloaded file.
+        case transfer
         /// Checking the status code.
         case validation
         /// Mapping the response to a value.
@@ -79,6 +85,7 @@ public enum CourierError: Error, Sendable {
         case .preparation: .preparing
         case .adaptation: .adapting
         case .transport: .transport
+        case .transfer: .transfer
         case .statusCode: .validation
         case .jsonMapping, .stringMapping, .objectMapping, .keyPathNotFound: .mapping
         case .cancelled: .cancellation
@@ -100,7 +107,9 @@ public enum CourierError: Error, Sendable {
     /// The request that failed, when the failure happened after it was built.
     public var request: URLRequest? {
         switch self {
-        case .preparation(_, let request), .adaptation(_, let request), .transport(_, let request): request
+        case .preparation(_, let request), .adaptation(_, let request), .transport(_, let request),
+            .transfer(_, let request):
+            request
         default: response?.request
         }
     }
@@ -112,8 +121,17 @@ public enum CourierError: Error, Sendable {
             .preparation(let error, _), .adaptation(let error, _), .transport(let error, _),
             .objectMapping(let error, _), .underlying(let error, _):
             error
+        case .transfer(let error, _): error
         default: nil
         }
+    }
+
+    /// The error for a failed exchange: ``transfer(_:request:)`` for a ``TransferError`` (the local
+    /// side failed), otherwise ``transport(_:request:)`` with URL-loading errors classified as a
+    /// ``TransportFailure``.
+    static func exchange(_ error: any Error, request: URLRequest) -> CourierError {
+        if let transferError = error as? TransferError { return .transfer(transferError, request: request) }
+        return .transport(TransportFailure.normalized(error), request: request)
     }
 
     /// Whether this is the cancellation error.

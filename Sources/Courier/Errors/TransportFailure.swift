@@ -9,7 +9,8 @@ import Foundation
 /// URLSession reports the same failure with different codes on Linux and Apple platforms: a body
 /// cut mid-transfer is -1005 on Apple and -1 ("transfer closed with N bytes remaining") on Linux;
 /// an empty reply is -1011 on Linux. Courier's ``URLSessionTransport`` turns every failure into one
-/// of these kinds, keeping the platform's error as ``underlying``.
+/// of these kinds, keeping the platform's error as ``underlyingError`` (the name
+/// ``CourierError/underlyingError`` uses too).
 ///
 /// What a hostile or broken server does, what URLSession on Linux reports (observed with Swift
 /// 6.3.1 against a loopback server), and the kind Courier gives it:
@@ -63,15 +64,28 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let kind: Kind
     /// The platform's error (usually a `URLError`).
-    public let underlying: any Error
+    public let underlyingError: any Error
+
+    /// The platform's error: the old name of ``underlyingError``.
+    @available(*, deprecated, renamed: "underlyingError")
+    public var underlying: any Error { underlyingError }
 
     /// Creates a failure.
     /// - Parameters:
     ///   - kind: What went wrong.
-    ///   - underlying: The platform's error.
-    public init(kind: Kind, underlying: any Error) {
+    ///   - underlyingError: The platform's error.
+    public init(kind: Kind, underlyingError: any Error) {
         self.kind = kind
-        self.underlying = underlying
+        self.underlyingError = underlyingError
+    }
+
+    /// Creates a failure: the old spelling of ``init(kind:underlyingError:)``.
+    /// - Parameters:
+    ///   - kind: What went wrong.
+    ///   - underlying: The platform's error.
+    @available(*, deprecated, renamed: "init(kind:underlyingError:)")
+    public init(kind: Kind, underlying: any Error) {
+        self.init(kind: kind, underlyingError: underlying)
     }
 
     /// Classifies a platform error.
@@ -83,7 +97,7 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
     /// Classifies a platform error, knowing whether the response's body ended before the length
     /// its head announced (what a transport knows and the error may not say).
     init(_ error: any Error, bodyCutShort: Bool) {
-        self.init(kind: Self.classify(error, bodyCutShort: bodyCutShort), underlying: error)
+        self.init(kind: Self.classify(error, bodyCutShort: bodyCutShort), underlyingError: error)
     }
 
     /// `error` classified when it is a URL-loading error; any other error as it is.
@@ -105,13 +119,13 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         case .badServerResponse: .badServerResponse
         case .tooManyRedirects: .httpTooManyRedirects
         case .badURL: .badURL
-        case .other: (underlying as? URLError)?.code ?? .unknown
+        case .other: (underlyingError as? URLError)?.code ?? .unknown
         }
     }
 
     /// For example `connectionLost: transfer closed with 97 bytes remaining to read (URLError -1)`.
     public var description: String {
-        let nsError = underlying as NSError
+        let nsError = underlyingError as NSError
         return
             "\(kind.rawValue): \(nsError.localizedDescription) (\(nsError.domain == NSURLErrorDomain ? "URLError" : nsError.domain) \(nsError.code))"
     }

@@ -108,7 +108,7 @@ extension Provider {
                 received = try await Self.send(transportRequest, on: setup.transport)
             }
         } catch {
-            let failure = Self.failure(error) { .transport(TransportFailure.normalized($0), request: request) }
+            let failure = Self.failure(error) { .exchange($0, request: request) }
             return .failure(AttemptFailure(error: failure, request: request))
         }
         return settle(received, request: request, setup: setup)
@@ -125,7 +125,7 @@ extension Provider {
         do {
             bridged = try Self.bridgedDownload(received, setup: setup, accepted: accepted)
         } catch {
-            return .failure(AttemptFailure(error: .transport(error, request: request), request: request))
+            return .failure(AttemptFailure(error: .exchange(error, request: request), request: request))
         }
         if let file = received.fileURL ?? bridged {
             if bridged != nil { data = Data() }
@@ -135,7 +135,7 @@ extension Provider {
                 do {
                     fileURL = try DownloadPlacement.place(file, destination: destination, response: received.response)
                 } catch {
-                    return .failure(AttemptFailure(error: .transport(error, request: request), request: request))
+                    return .failure(AttemptFailure(error: .exchange(error, request: request), request: request))
                 }
             }
         }

@@ -20,7 +20,7 @@ package enum TimeLimit {
         let work = Task { race.finish(with: await Result(catching: operation)) }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.setEventHandler {
-            race.finish(with: .failure(TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))))
+            race.finish(with: .failure(TransportFailure(kind: .timedOut, underlyingError: URLError(.timedOut))))
             work.cancel()
         }
         timer.schedule(deadline: .now() + min(max(seconds, 0), Delay.maximumSeconds))

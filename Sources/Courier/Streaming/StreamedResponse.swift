@@ -119,9 +119,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
                     tally?.end(.stopped)
                     throw CourierError.cancelled
                 }
-                let failure = TransportFailure.normalized(error)
-                let courierError = CourierError.transport(
-                    failure, request: request ?? URLRequest(url: URL(fileURLWithPath: "/")))
+                let courierError = CourierError.exchange(
+                    error, request: request ?? URLRequest(url: URL(fileURLWithPath: "/")))
                 tally?.end(.failed(courierError))
                 throw courierError
             }

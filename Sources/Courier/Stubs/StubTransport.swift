@@ -139,7 +139,7 @@ private struct StubClock {
     mutating func wait(_ seconds: TimeInterval) async throws {
         if let remaining, remaining < seconds {
             try await Delay.sleep(seconds: remaining)
-            throw TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))
+            throw TransportFailure(kind: .timedOut, underlyingError: URLError(.timedOut))
         }
         try await Delay.sleep(seconds: seconds)
         remaining = remaining.map { $0 - seconds }

@@ -166,7 +166,7 @@ final class Exchange: Sendable {
     }
 
     private func expire() {
-        settleEarly(throwing: TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))) { state in
+        settleEarly(throwing: TransportFailure(kind: .timedOut, underlyingError: URLError(.timedOut))) { state in
             if !state.finished && !state.cancelRequested { state.timedOut = true }
         }
     }
@@ -283,7 +283,7 @@ final class Exchange: Sendable {
     ) -> Result<TransportResponse, any Error> {
         if state.writeFailed, let sink { return .failure(TransferError.cannotWriteFile(sink.url)) }
         if state.timedOut && !state.cancelRequested {
-            return .failure(TransportFailure(kind: .timedOut, underlying: URLError(.timedOut)))
+            return .failure(TransportFailure(kind: .timedOut, underlyingError: URLError(.timedOut)))
         }
         if state.mustResend && !state.cancelRequested { return .failure(ResendNeeded()) }
         if let error {
@@ -293,7 +293,7 @@ final class Exchange: Sendable {
             if state.challengeDeclined && !state.cancelRequested {
                 guard let challenged = state.challengeResponse else {
                     // A challenge without a 401 to return is a failure, never a cancellation.
-                    return .failure(TransportFailure(kind: .other, underlying: URLError(.userAuthenticationRequired)))
+                    return .failure(TransportFailure(kind: .other, underlyingError: URLError(.userAuthenticationRequired)))
                 }
                 return .success(TransportResponse(response: challenged, data: state.body, fileURL: sink?.url))
             }

@@ -93,6 +93,6 @@ public struct RedirectingTransport: Transport {
             if next.httpMethod != current.urlRequest.httpMethod { current.body = .inline }
             current.urlRequest = next
         }
-        throw TransportFailure(kind: .tooManyRedirects, underlying: URLError(.httpTooManyRedirects))
+        throw TransportFailure(kind: .tooManyRedirects, underlyingError: URLError(.httpTooManyRedirects))
     }
 }

@@ -111,7 +111,7 @@ public final class URLSessionTransport: Transport {
             } catch is ResendNeeded {
                 resends += 1
                 guard resends <= Self.maximumResends else {
-                    throw TransportFailure(kind: .connectionLost, underlying: URLError(.networkConnectionLost))
+                    throw TransportFailure(kind: .connectionLost, underlyingError: URLError(.networkConnectionLost))
                 }
             }
         }
@@ -128,7 +128,7 @@ public final class URLSessionTransport: Transport {
                 // resend on a new connection but cannot rewind the body (see `Exchange.cannotRewind`).
                 resends += 1
                 guard resends <= Self.maximumResends else {
-                    throw TransportFailure(kind: .connectionLost, underlying: URLError(.networkConnectionLost))
+                    throw TransportFailure(kind: .connectionLost, underlyingError: URLError(.networkConnectionLost))
                 }
             }
         }

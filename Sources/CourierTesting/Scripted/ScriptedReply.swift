@@ -38,7 +38,7 @@ public indirect enum ScriptedReply: Sendable {
             guard seconds >= 0 else { throw ScriptedTransportError.invalidDelay(seconds) }
             if let timeout, timeout < seconds {
                 try await Delay.sleep(seconds: timeout)
-                throw TransportFailure(kind: .timedOut, underlying: URLError(.timedOut))
+                throw TransportFailure(kind: .timedOut, underlyingError: URLError(.timedOut))
             }
             try await Delay.sleep(seconds: seconds)
             return try await reply.play(for: request, timeout: timeout.map { $0 - seconds })

@@ -40,13 +40,12 @@ struct AsyncUploadStreamTests {
 
         let error = await capture { try await Provider<TransferTarget>().request(target(server, stream)) }
 
-        guard case .transport(let underlying, _)? = error else {
-            Issue.record("expected .transport(streamLengthMismatch), got \(String(describing: error))")
+        guard case .transfer(let transferError, _)? = error else {
+            Issue.record("expected .transfer(streamLengthMismatch), got \(String(describing: error))")
             return
         }
-        #expect(
-            underlying as? TransferError
-                == .streamLengthMismatch(part: "body", expected: 10, actual: UInt64(Self.body.count)))
+        #expect(error?.stage == .transfer)
+        #expect(transferError == .streamLengthMismatch(part: "body", expected: 10, actual: UInt64(Self.body.count)))
         #expect(server.requests.isEmpty)
     }
 

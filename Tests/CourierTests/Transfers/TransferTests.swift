@@ -68,6 +68,7 @@ extension TemporaryFilesSuite {
                     TransferTarget(baseURL: server.baseURL, path: "/files", task: .uploadFile(missing)))
             }
             #expect(error?.underlyingError as? TransferError == .fileNotReadable(missing))
+            #expect(error?.stage == .transfer)
             #expect(server.requests.count == 1)
         }
 
@@ -130,7 +131,11 @@ extension TemporaryFilesSuite {
             let before = Scratch.courierTemporaryFiles()
 
             let refused = await capture { try await provider.request(target([])) }
-            #expect(refused?.underlyingError as? TransferError == .destinationExists(destination))
+            guard case .transfer(.destinationExists(destination), let request)? = refused else {
+                Issue.record("expected .transfer(destinationExists), got \(String(describing: refused))")
+                return
+            }
+            #expect(request.url?.path == "/report.csv")
             #expect(try Data(contentsOf: destination) == Data("old".utf8))
 
             let response = try await provider.request(target([.removePreviousFile]))

@@ -49,7 +49,7 @@ struct AsyncHTTPClientEngine: Transport {
         _ request: TransportRequest, deadline: ExchangeDeadline
     ) async throws -> HTTPClientResponse {
         guard let url = request.urlRequest.url else {
-            throw TransportFailure(kind: .badURL, underlying: URLError(.badURL))
+            throw TransportFailure(kind: .badURL, underlyingError: URLError(.badURL))
         }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method)

@@ -46,7 +46,7 @@ enum AsyncHTTPClientFailure {
         case let parser as HTTPParserError:
             // The connection closed before a whole response: what URLSession calls a lost connection.
             let lost = bodyCutShort || parser == .invalidEOFState
-            return TransportFailure(kind: lost ? .connectionLost : .badServerResponse, underlying: error)
+            return TransportFailure(kind: lost ? .connectionLost : .badServerResponse, underlyingError: error)
         default:
             return TransportFailure(kind: otherKind(of: error, bodyCutShort: bodyCutShort), underlying: error)
         }

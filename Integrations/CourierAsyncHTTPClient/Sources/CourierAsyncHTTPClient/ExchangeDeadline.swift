@@ -32,7 +32,7 @@ struct ExchangeDeadline: Sendable {
             }
             defer { group.cancelAll() }
             guard let value = try await group.next() ?? nil else {
-                throw TransportFailure(kind: .timedOut, underlying: HTTPClientError.deadlineExceeded)
+                throw TransportFailure(kind: .timedOut, underlyingError: HTTPClientError.deadlineExceeded)
             }
             return value
         }
