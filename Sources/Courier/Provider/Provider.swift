@@ -74,7 +74,8 @@ public final class Provider<Target: TargetType>: Sendable {
     ///   - requestClosure: Builds the request of an endpoint; ``defaultRequestMapping(for:)`` by default.
     ///   - stubClosure: Whether a target is stubbed; ``neverStub(_:)`` by default.
     ///   - callbackQueue: Where completion handlers run; the main queue by default.
-    ///   - transport: Sends the requests; a new ``URLSessionTransport`` by default.
+    ///   - transport: Sends the requests; ``URLSessionTransport/shared`` by default, one session
+    ///     for every provider that does not name its own.
     ///   - plugins: The plugins, in the order they are called.
     ///   - interceptor: Adapts attempts and decides retries; none by default.
     ///   - trackInflights: Whether identical concurrent requests share one exchange; off by default.
@@ -83,7 +84,7 @@ public final class Provider<Target: TargetType>: Sendable {
         requestClosure: @escaping @Sendable (Endpoint) async throws -> URLRequest = Provider.defaultRequestMapping,
         stubClosure: @escaping @Sendable (Target) -> StubBehavior = Provider.neverStub,
         callbackQueue: DispatchQueue = .main,
-        transport: any Transport = URLSessionTransport(),
+        transport: any Transport = URLSessionTransport.shared,
         plugins: [any PluginType] = [],
         interceptor: (any RequestInterceptor)? = nil,
         trackInflights: Bool = false

@@ -293,7 +293,8 @@ final class Exchange: Sendable {
             if state.challengeDeclined && !state.cancelRequested {
                 guard let challenged = state.challengeResponse else {
                     // A challenge without a 401 to return is a failure, never a cancellation.
-                    return .failure(TransportFailure(kind: .other, underlyingError: URLError(.userAuthenticationRequired)))
+                    return .failure(
+                        TransportFailure(kind: .other, underlyingError: URLError(.userAuthenticationRequired)))
                 }
                 return .success(TransportResponse(response: challenged, data: state.body, fileURL: sink?.url))
             }

@@ -55,19 +55,6 @@ public final class URLSessionTransport: Transport {
         router.activeTaskCount
     }
 
-    /// An ephemeral configuration without a URL cache: cookies in memory, nothing written to the
-    /// home folder (on Linux the default configuration writes cookie and cache files there).
-    ///
-    /// The cache is left out because on Linux a task's first steps wait for a cache lookup, and a
-    /// cancellation that waits behind it can reach URLSession after the task completed, which stops
-    /// the process (swift-corelibs-foundation SR-11310). Pass a configuration with a `urlCache` to
-    /// cache responses.
-    public static var defaultConfiguration: URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        return configuration
-    }
-
     /// Everything: URLSession honours every request option, and Courier's own timer enforces the
     /// timeout.
     public var capabilities: TransportCapabilities { .all }
