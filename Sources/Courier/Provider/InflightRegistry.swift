@@ -39,6 +39,15 @@ final class InflightRegistry: Sendable {
         state.withLock { $0.flights[key]?.waiters.count ?? 0 }
     }
 
+    /// Every request in flight, with how many callers share it.
+    func snapshot() -> [URLRequest: Int] {
+        state.withLock { state in
+            Dictionary(
+                state.flights.compactMap { key, flight in key.request.map { ($0, flight.waiters.count) } },
+                uniquingKeysWith: +)
+        }
+    }
+
     /// Joins the flight of `key`, starting it with `work` if there is none, and returns its outcome.
     /// `progress` receives the flight's progress until the caller leaves or the flight ends.
     func perform(

@@ -43,4 +43,14 @@ struct RequestKey: Hashable, Sendable {
         body = request.httpBody
         self.bodyFile = bodyFile
     }
+
+    /// A request with this method, URL, headers and body, when the URL is known.
+    var request: URLRequest? {
+        guard let url else { return nil }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        return request
+    }
 }
