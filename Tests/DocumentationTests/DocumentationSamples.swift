@@ -257,13 +257,20 @@ import Testing
     _ = call
 }
 
+/// The samples of LinuxNotes.md.
+@Sendable func linuxNotesSamples() async throws {
+    // sample 1
+    #if canImport(FoundationNetworking)
+    #endif
+}
+
 /// The samples of Logging.md.
 @Sendable func loggingSamples() async throws {
     // sample 1
     let provider = Provider<GitHub>(plugins: [NetworkLoggerPlugin()])
     print(try await provider.request(.zen).statusCode)
     // Courier: [2026-11-22T11:53:50Z] Request #1 attempt 1: GET https://api.github.com/zen
-    // Courier: [2026-11-22T11:53:50Z] Request Headers #1: [Accept: application/json]
+    // Courier: [2026-11-22T11:53:50Z] Request Headers #1: []
     // Courier: [2026-11-22T11:53:50Z] Response #1: 200 GET https://api.github.com/zen (42 ms, 1 attempt)
     _ = provider
     // sample 2
@@ -334,6 +341,53 @@ import Testing
     let shop = Provider<Shop>(plugins: [UserAgentPlugin(), AccessTokenPlugin { _ in "token" }])
     print(try await shop.request(.items(page: 1)).statusCode)
     _ = shop
+    // sample 3
+    let cached = Provider<GitHub>(
+        transport: URLSessionTransport(configuration: URLSessionTransport.moyaCompatibleConfiguration))
+    _ = cached
+    // sample 4
+    let page = 2
+    let filters: [String: any Sendable] = ["tags": ["swift", "linux"], "archived": false]
+    let search = HTTPTask.requestParameters(
+        parameters: ["page": page, "filters": filters], encoding: URLEncoding.queryString)
+    _ = page
+    _ = filters
+    _ = search
+    // sample 5
+    final class RequestCounter: PluginType, @unchecked Sendable {
+        // @unchecked Sendable: `count` is read and written only while holding `lock`.
+        private let lock = NSLock()
+        private var count = 0
+
+        var requests: Int { lock.withLock { count } }
+
+        func willSend(_ request: PreparedRequest, target: any TargetType) {
+            lock.withLock { count += 1 }
+        }
+    }
+    let counter = RequestCounter()
+    let counted = Provider<GitHub>(plugins: [counter])
+    _ = counter
+    _ = counted
+    // sample 6
+    @MainActor final class ProfileModel {
+        var name = ""
+
+        func load(with provider: Provider<GitHub>) async throws {
+            let user = try await provider.request(.user("octocat")).map(User.self)
+            name = user.login  // on the main actor
+        }
+
+        func load(with provider: Provider<GitHub>, completion: @escaping @MainActor () -> Void) {
+            provider.request(.user("octocat")) { result in
+                let login = (try? result.get().map(User.self))?.login
+                Task { @MainActor in
+                    self.name = login ?? ""
+                    completion()
+                }
+            }
+        }
+    }
 }
 
 /// The samples of SecureDefaults.md.

@@ -40,7 +40,7 @@ struct DocumentationSamplesTests {
 /// Rules for samples: a block whose first line is `// Package.swift` is a manifest and is skipped,
 /// and so is one whose first line starts with `// Add-on:` (it needs an add-on package, whose own
 /// tests use the same code);
-/// `import` lines are dropped (the file imports what samples need); a block starting with
+/// `import` lines are dropped, indented or not (the file imports what samples need); a block starting with
 /// `extension` goes at file scope; every `let` at the left margin of a block is marked as used.
 enum SampleExtractor {
     static func documentationFiles(root: URL) throws -> [URL] {
@@ -106,7 +106,7 @@ enum SampleExtractor {
                     blocks.append(block)
                 }
                 current = nil
-            } else if current != nil, !line.hasPrefix("import ") {
+            } else if current != nil, !line.trimmingCharacters(in: .whitespaces).hasPrefix("import ") {
                 current?.append(line)
             }
         }
