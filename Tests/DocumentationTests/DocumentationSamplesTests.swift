@@ -15,11 +15,22 @@ struct DocumentationSamplesTests {
 
     @Test("DocumentationSamples.swift matches the README and the articles")
     func samplesAreCurrent() throws {
-        let expected = try SampleExtractor.generate(root: Self.root)
+        try checkCurrent(Self.generated, expected: SampleExtractor.generate(root: Self.root))
+    }
+
+    static let symbolSamples = root.appendingPathComponent("Tests/DocumentationTests/SymbolDocumentationSamples.swift")
+
+    @Test("SymbolDocumentationSamples.swift matches the examples of the symbol documentation")
+    func symbolSamplesAreCurrent() throws {
+        try checkCurrent(Self.symbolSamples, expected: SymbolSamples.generate(root: Self.root))
+    }
+
+    /// Fails when `file` is not `expected`; writes it first with `COURIER_UPDATE_SAMPLES=1`.
+    private func checkCurrent(_ file: URL, expected: String) throws {
         if ProcessInfo.processInfo.environment["COURIER_UPDATE_SAMPLES"] == "1" {
-            try expected.write(to: Self.generated, atomically: true, encoding: .utf8)
+            try expected.write(to: file, atomically: true, encoding: .utf8)
         }
-        let current = try String(contentsOf: Self.generated, encoding: .utf8)
+        let current = try String(contentsOf: file, encoding: .utf8)
         #expect(
             current == expected,
             "The documentation changed: run COURIER_UPDATE_SAMPLES=1 swift test --filter DocumentationSamples")
@@ -113,7 +124,7 @@ enum SampleExtractor {
         return blocks
     }
 
-    private static func declaredName(_ line: String) -> String? {
+    static func declaredName(_ line: String) -> String? {
         guard line.hasPrefix("let ") else { return nil }
         let name = line.dropFirst(4).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         return name.isEmpty ? nil : String(name)

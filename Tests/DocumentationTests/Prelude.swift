@@ -72,3 +72,179 @@ enum Downloads: TargetType {
     }
     var headers: [String: String]? { nil }
 }
+
+// Stand-ins for what the examples of the symbol documentation comments use
+// (SymbolDocumentationSamples.swift).
+
+/// An API with a sign-in call.
+enum MyAPI: TargetType {
+    case login
+    case profile
+    var baseURL: URL { URL(string: "https://api.example.com")! }
+    var path: String { self == .login ? "/login" : "/profile" }
+    var method: HTTPMethod { self == .login ? .post : .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+}
+
+/// An API with a refresh call.
+enum API: TargetType {
+    case refresh(String)
+    case me
+    var baseURL: URL { URL(string: "https://api.example.com")! }
+    var path: String { "/token" }
+    var method: HTTPMethod { .post }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+}
+
+/// Where the reader keeps tokens.
+struct TokenStore: Sendable {
+    func current() async throws -> String { "token" }
+    func accessToken() async throws -> String { "token" }
+}
+
+/// The reader's token store.
+let tokens = TokenStore()
+
+/// A refreshable credential.
+struct OAuthCredential: AuthenticationCredential, Decodable {
+    let accessToken: String
+    let refreshToken: String
+    var requiresRefresh: Bool { false }
+}
+
+/// The reader's stored credential.
+let stored = OAuthCredential(accessToken: "a", refreshToken: "r")
+
+/// A token as a refresh call returns it.
+struct Token: Decodable {
+    let refreshToken: String
+}
+
+/// The provider the authenticator refreshes through.
+let authProvider = Provider<API>()
+
+/// An authenticator that refreshes through its own provider.
+struct OAuthAuthenticator: Authenticator {
+    let api: Provider<API>
+    func apply(_ credential: OAuthCredential, to request: URLRequest) -> URLRequest { request }
+    func refresh(_ credential: OAuthCredential) async throws -> OAuthCredential {
+        try await api.request(.refresh(credential.refreshToken)).map(OAuthCredential.self)
+    }
+}
+
+/// A request signature.
+func signature() -> String { "signature" }
+
+/// The provider most examples use.
+let provider = Provider<GitHub>()
+
+/// A response to map.
+let sampleResponse = Response(statusCode: 200, data: Data(#"{"login":"octocat","id":1,"data":{"names":[]}}"#.utf8))
+
+/// A logger of the reader's.
+struct ExampleLogger: Sendable {
+    func info(_ message: String) {}
+}
+
+/// The reader's logger.
+let logger = ExampleLogger()
+
+/// A histogram of the reader's metrics system.
+struct ExampleHistogram: Sendable {
+    func record(_ duration: TimeInterval, path: String) {}
+}
+
+/// A counter of the reader's metrics system.
+struct ExampleCounter: Sendable {
+    func increment() {}
+}
+
+/// The reader's metrics.
+let histogram = ExampleHistogram()
+/// The reader's failure counter.
+let failures = ExampleCounter()
+
+/// A network activity indicator on the main actor.
+@MainActor final class ActivityIndicator {
+    func update(_ change: NetworkActivityChangeType) {}
+}
+
+/// The reader's indicator.
+@MainActor let indicator = ActivityIndicator()
+
+/// A download API.
+enum Files: TargetType {
+    case download(URL)
+    var baseURL: URL { URL(string: "https://files.example.com")! }
+    var path: String { "/report.pdf" }
+    var method: HTTPMethod { .get }
+    var task: HTTPTask {
+        switch self {
+        case .download(let destination): .downloadDestination { _, _ in (destination, [.removePreviousFile]) }
+        }
+    }
+    var headers: [String: String]? { nil }
+}
+
+/// A streaming API.
+enum Streams: TargetType {
+    case logs(follow: Bool)
+    case notifications
+    case completion(String)
+    case chat(String)
+    var baseURL: URL { URL(string: "https://stream.example.com")! }
+    var path: String { "/stream" }
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+}
+
+/// A prompt for a streaming API.
+let prompt = "Hello"
+
+/// A streamed JSON event.
+struct Delta: Decodable {
+    let text: String
+}
+
+/// A service status API.
+enum Status: TargetType {
+    case current
+    var baseURL: URL { URL(string: "https://status.example.com")! }
+    var path: String { "/current" }
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+}
+
+/// Sends a chunk somewhere.
+func send(_ chunk: Data) {}
+
+/// Consumes a chunk.
+func consume(_ chunk: Data) {}
+
+/// A photo to upload.
+let photoURL = URL(fileURLWithPath: "/tmp/photo.jpg")
+
+/// A report to upload.
+let report = Data("report".utf8)
+
+/// A one-shot body, as an OpenAPI client hands over.
+var openAPIBody: InputStream { InputStream(data: Data()) }
+
+/// A source of chunks an engine reads.
+struct ExampleChunkSource: Sendable {
+    func next() async throws -> Data? { nil }
+}
+
+/// An engine's transport.
+struct MyEngineTransport: Transport {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await URLSessionTransport.shared.send(request)
+    }
+}
+
+/// A transport of the reader's.
+typealias MyTransport = MyEngineTransport

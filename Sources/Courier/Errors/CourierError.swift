@@ -10,6 +10,7 @@ import Foundation
 /// ```swift
 /// do {
 ///     let user = try await provider.request(.user("octocat")).map(User.self)
+///     print(user.login)
 /// } catch .statusCode(let response) {
 ///     print("HTTP \(response.statusCode)")
 /// } catch {

@@ -39,7 +39,7 @@ extension Provider {
     /// A thin wrapper over the async ``request(_:)``: the same path and the same order.
     /// ```swift
     /// let request = provider.request(.zen) { result in
-    ///     if case .success(let response) = result { print(try? response.mapString()) }
+    ///     if case .success(let response) = result { print((try? response.mapString()) ?? "") }
     /// }
     /// request.cancel()   // completion gets .failure(.cancelled)
     /// ```

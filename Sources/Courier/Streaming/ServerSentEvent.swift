@@ -31,7 +31,7 @@ public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
     /// The data decoded as JSON.
     /// ```swift
     /// for try await event in provider.events(.chat(prompt), until: .data("[DONE]")) {
-    ///     let delta = try event.decoded(as: Delta.self)
+    ///     print(try event.decoded(as: Delta.self).text, terminator: "")
     /// }
     /// ```
     /// - Parameters:

@@ -6,7 +6,7 @@ extension TargetType {
     /// `Provider<MultiTarget>` that is the wrapper. Reach the API enum the same way everywhere:
     /// ```swift
     /// func willSend(_ request: PreparedRequest, target: any TargetType) {
-    ///     if case .login? = target.underlyingTarget(as: GitHub.self) { return }
+    ///     if case .login? = target.underlyingTarget(as: MyAPI.self) { return }
     /// }
     /// ```
     public var underlyingTarget: any TargetType {

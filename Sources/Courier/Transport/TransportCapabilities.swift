@@ -13,8 +13,11 @@ import Foundation
 /// provider enforces above it.
 /// ```swift
 /// struct MyTransport: Transport {
+///     let engine: any Transport
 ///     var capabilities: TransportCapabilities { [.timeouts] }
-///     // ...
+///     func send(_ request: TransportRequest) async throws -> TransportResponse {
+///         try await engine.send(request)
+///     }
 /// }
 /// ```
 public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomStringConvertible {

@@ -1,0 +1,624 @@
+// Generated from the symbol documentation comments in Sources/ by DocumentationSamplesTests:
+// do not edit. Update: COURIER_UPDATE_SAMPLES=1 swift test --filter DocumentationSamples
+// swift-format-ignore-file
+
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// AccessTokenPlugin.swift#1
+extension MyAPI: AccessTokenAuthorizable {
+    var authorizationType: AuthorizationType? {
+        switch self {
+        case .login: nil
+        default: .bearer
+        }
+    }
+}
+
+// AccessTokenPlugin.swift#2
+@Sendable func accessTokenPluginExample2() async throws {
+    let provider = Provider<MyAPI>(plugins: [AccessTokenPlugin { _ in try await tokens.accessToken() }])
+    _ = provider
+}
+
+// AuthenticationInterceptor.swift#1
+@Sendable func authenticationInterceptorExample1() async throws {
+    let auth = AuthenticationInterceptor(authenticator: OAuthAuthenticator(api: authProvider), credential: stored)
+    let provider = Provider<API>(interceptor: Interceptor(interceptors: [auth, .retryPolicy]))
+    _ = auth
+    _ = provider
+}
+
+// Authenticator.swift#1
+@Sendable func authenticatorExample1() async throws {
+    struct Tokens: AuthenticationCredential, Codable {
+        let access: String, refresh: String, expiresAt: Date
+        var expiration: Date? { expiresAt }
+    }
+}
+
+// Authenticator.swift#2
+@Sendable func authenticatorExample2() async throws {
+    struct OAuthAuthenticator: Authenticator {
+        func apply(_ credential: OAuthCredential, to request: URLRequest) -> URLRequest {
+            var request = request
+            request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
+            return request
+        }
+        func refresh(_ credential: OAuthCredential, context: RefreshContext) async throws -> OAuthCredential {
+            try await context.send(API.refresh(credential.refreshToken)).map(OAuthCredential.self)
+        }
+    }
+}
+
+// CredentialsPlugin.swift#1
+@Sendable func credentialsPluginExample1() async throws {
+    let provider = Provider<MyAPI>(plugins: [CredentialsPlugin { _ in URLCredential(user: "ann", password: "s3cret", persistence: .none) }])
+    _ = provider
+}
+
+// RefreshContext.swift#1
+@Sendable func refreshContextExample1() async throws {
+    func refresh(_ credential: Token, context: RefreshContext) async throws -> Token {
+        try await context.send(API.refresh(credential.refreshToken)).map(Token.self)
+    }
+}
+
+// MoyaCompatibility.swift#1
+@Sendable func moyaCompatibilityExample1() async throws {
+    let provider = Provider<GitHub>(requestClosure: { endpoint, done in
+        var request = try? endpoint.urlRequest()
+        request?.setValue(signature(), forHTTPHeaderField: "X-Signature")
+        done(request.map { .success($0) } ?? .failure(.requestMapping(endpoint.url)))
+    })
+    _ = provider
+}
+
+// ParameterEncoding.swift#1
+@Sendable func parameterEncodingExample1() async throws {
+    struct PlistEncoding: ParameterEncoding {
+        func encode(_ request: URLRequest, with parameters: Parameters?) throws -> URLRequest {
+            var request = request
+            request.httpBody = try PropertyListSerialization.data(fromPropertyList: parameters ?? [:], format: .xml, options: 0)
+            return request
+        }
+    }
+}
+
+// URLEncoding.swift#1
+@Sendable func uRLEncodingExample1() async throws {
+    let task: HTTPTask =
+    .requestParameters(parameters: ["page": 2, "tags": ["a", "b"]], encoding: URLEncoding.queryString)
+    // ?page=2&tags%5B%5D=a&tags%5B%5D=b
+    _ = task
+}
+
+// Endpoint+URL.swift#1
+@Sendable func endpointURLExample1() async throws {
+    let staging = Provider<GitHub>(endpointClosure: { target in
+        Provider.defaultEndpointMapping(for: target).replacing(origin: URL(string: "https://staging.example.com")!)
+    })
+    _ = staging
+}
+
+// Endpoint.swift#1
+@Sendable func endpointExample1() async throws {
+    let provider = Provider<GitHub>(endpointClosure: { target in
+        Provider.defaultEndpointMapping(for: target).adding(newHTTPHeaderFields: ["X-App": "1"])
+    })
+    _ = provider
+}
+
+// CourierError.swift#1
+@Sendable func courierErrorExample1() async throws {
+    do {
+        let user = try await provider.request(.user("octocat")).map(User.self)
+        print(user.login)
+    } catch .statusCode(let response) {
+        print("HTTP \(response.statusCode)")
+    } catch {
+        print(error.stage, error.localizedDescription)
+    }
+}
+
+// Adapter.swift#1
+@Sendable func adapterExample1() async throws {
+    let provider = Provider<API>(interceptor: Adapter { request, _ in
+        var request = request
+        request.setValue("secret", forHTTPHeaderField: "X-API-Key")
+        return request
+    })
+    _ = provider
+}
+
+// Interceptor.swift#1
+@Sendable func interceptorExample1() async throws {
+    let apiKey = Adapter { request, _ in request }
+    let retryUnavailable = Retrier { _, _, _ in .doNotRetry }
+    let auth = MyAuth()
+    let interceptor = Interceptor(adapters: [apiKey], retriers: [retryUnavailable], interceptors: [auth])
+    _ = interceptor
+}
+
+// RequestAdapter.swift#1
+@Sendable func requestAdapterExample1() async throws {
+    struct BearerAdapter: RequestAdapter {
+        let tokens: TokenStore
+        func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+            var request = request
+            request.setValue("Bearer \(try await tokens.current())", forHTTPHeaderField: "Authorization")
+            return request
+        }
+    }
+}
+
+// RequestRetrier.swift#1
+@Sendable func requestRetrierExample1() async throws {
+    struct RetryUnavailable: RequestRetrier {
+        func retry(_ request: URLRequest, dueTo error: CourierError, context: RequestContext) async -> RetryResult {
+            context.response?.statusCode == 503 && context.attempt < 3 ? .retryWithDelay(1) : .doNotRetry
+        }
+    }
+}
+
+// Retrier.swift#1
+@Sendable func retrierExample1() async throws {
+    let provider = Provider<API>(interceptor: Retrier { _, error, context in
+        context.attempt < 3 && error.stage == .transport ? .retryWithDelay(0.5) : .doNotRetry
+    })
+    _ = provider
+}
+
+// RetryPolicy.swift#1
+@Sendable func retryPolicyExample1() async throws {
+    let provider = Provider<API>(interceptor: .retryPolicy)
+    let patient = Provider<API>(interceptor: .retryPolicy(retryLimit: 5, maximumRetryAfter: 120))
+    _ = provider
+    _ = patient
+}
+
+// NetworkActivityPlugin.swift#1
+@Sendable func networkActivityPluginExample1() async throws {
+    let activity = NetworkActivityPlugin { change, _ in
+        Task { @MainActor in indicator.update(change) }
+    }
+    _ = activity
+}
+
+// NetworkLoggerPlugin.swift#1
+@Sendable func networkLoggerPluginExample1() async throws {
+    _ =
+    NetworkLoggerPlugin(configuration: .init(output: { _, entries in entries.forEach { logger.info("\($0)") } }))
+}
+
+// NetworkMetricsPlugin.swift#1
+@Sendable func networkMetricsPluginExample1() async throws {
+    let metrics = NetworkMetricsPlugin { metrics, result, target in
+        histogram.record(metrics.duration, path: target.path)
+        for attempt in metrics.attempts where attempt.failure != nil { failures.increment() }
+    }
+    _ = metrics
+}
+
+// PluginType.swift#1
+@Sendable func pluginTypeExample1() async throws {
+    struct UserAgentPlugin: PluginType {
+        func prepare(_ request: URLRequest, target: any TargetType) -> URLRequest {
+            var request = request
+            request.setValue("MyApp/1.0", forHTTPHeaderField: "User-Agent")
+            return request
+        }
+    }
+}
+
+// Provider+Requests.swift#1
+@Sendable func providerRequestsExample1() async throws {
+    let user = try await provider.request(.user("octocat"), as: User.self)
+    _ = user
+}
+
+// Provider+Requests.swift#2
+@Sendable func providerRequestsExample2() async throws {
+    let request = provider.request(.zen) { result in
+        if case .success(let response) = result { print((try? response.mapString()) ?? "") }
+    }
+    request.cancel()   // completion gets .failure(.cancelled)
+    _ = request
+}
+
+// Provider+Requests.swift#3
+@Sendable func providerRequestsExample3() async throws {
+    let provider = Provider<Files>()
+    let file = URL(fileURLWithPath: "/tmp/report.pdf")
+    for try await report in provider.requestWithProgress(.download(file)) {
+        if let response = report.response { print("saved to", response.fileURL!) }
+        else { print(Int(report.progress * 100), "%") }
+    }
+}
+
+// Provider+Streaming.swift#1
+@Sendable func providerStreamingExample1() async throws {
+    let provider = Provider<Streams>()
+    let streamed = try await provider.stream(.logs(follow: true))
+    for try await line in streamed.lines { print(line) }
+    _ = streamed
+}
+
+// Provider+Streaming.swift#2
+@Sendable func providerStreamingExample2() async throws {
+    let provider = Provider<Streams>()
+    for try await event in provider.events(.notifications) where event.type == "message" {
+        print(event.data)
+    }
+}
+
+// Provider.swift#1
+@Sendable func providerExample1() async throws {
+    let provider = Provider<GitHub>(plugins: [MyLogger()], interceptor: MyAuth())
+    let user = try await provider.request(.user("octocat")).map(User.self)
+    provider.request(.zen) { result in print(result) }
+    _ = provider
+    _ = user
+}
+
+// Response+Mapping.swift#1
+@Sendable func responseMappingExample1() async throws {
+    let response = sampleResponse
+    let user = try response.map(User.self)
+    let names = try response.map([String].self, atKeyPath: "data.names")
+    _ = user
+    _ = names
+}
+
+// Response.swift#1
+@Sendable func responseExample1() async throws {
+    let response = try await provider.request(.user("octocat"))
+    let user = try response.filterSuccessfulStatusCodes().map(User.self)
+    _ = response
+    _ = user
+}
+
+// Redaction.swift#1
+@Sendable func redactionExample1() async throws {
+    var redaction = Redaction.default
+    redaction.headers.insert("X-Tenant-Key")
+    redaction.fieldNames.insert("pin")
+    let logger = NetworkLoggerPlugin(configuration: .init(redaction: redaction))
+    _ = logger
+}
+
+// EventTerminator.swift#1
+@Sendable func eventTerminatorExample1() async throws {
+    let provider = Provider<Streams>()
+    for try await event in provider.events(.completion(prompt), until: .data("[DONE]")) {
+        print(event.data, terminator: "")
+    }
+}
+
+// ServerSentEvent.swift#1
+@Sendable func serverSentEventExample1() async throws {
+    let provider = Provider<Streams>()
+    for try await event in provider.events(.chat(prompt), until: .data("[DONE]")) {
+        print(try event.decoded(as: Delta.self).text, terminator: "")
+    }
+}
+
+// ServerSentEventParser.swift#1
+@Sendable func serverSentEventParserExample1() async throws {
+    let body = AsyncThrowingStream<Data, any Error> { $0.finish() }
+    var parser = ServerSentEventParser()
+    for try await chunk in body {
+        for event in parser.parse(chunk) { print(event.type, event.data) }
+    }
+}
+
+// StreamSummary.swift#1
+@Sendable func streamSummaryExample1() async throws {
+    func didFinishStream(_ summary: StreamSummary, target: any TargetType) {
+        print("\(summary.requestID): \(summary.bytes) bytes in \(summary.duration) s")
+    }
+}
+
+// StreamedResponse.swift#1
+@Sendable func streamedResponseExample1() async throws {
+    let provider = Provider<Streams>()
+    let streamed = try await provider.stream(.completion(prompt))
+    for try await line in streamed.lines { print(line) }
+    _ = streamed
+}
+
+// StreamedResponse.swift#2
+@Sendable func streamedResponseExample2() async throws {
+    let provider = Provider<Streams>()
+    let streamed = try await provider.stream(.completion(prompt))
+    for try await event in streamed.events(until: .data("[DONE]")) { print(event.data) }
+}
+
+// SampleStream.swift#1
+extension Streams {
+var sampleStream: SampleStream? {
+    switch self {
+    case .completion: .events(data: ["Hel", "lo", "[DONE]"], every: 0.05)
+    default: nil
+    }
+}
+}
+
+// StubBehavior.swift#1
+@Sendable func stubBehaviorExample1() async throws {
+    let provider = Provider<GitHub>(stubClosure: Provider.immediatelyStub)
+    _ = provider
+}
+
+// HTTPTask.swift#1
+@Sendable func hTTPTaskExample1() async throws {
+    let address: Parameters = ["city": "Oslo", "zip": 150]
+    let parameters: Parameters = ["name": "Ann", "address": address]
+    _ = address
+    _ = parameters
+}
+
+// HTTPTask.swift#2
+enum SearchAPI {
+    struct Item: Encodable, Sendable {}
+    case search(String), create(Item), zen
+var task: HTTPTask {
+    switch self {
+    case .search(let text): .requestParameters(parameters: ["q": text], encoding: URLEncoding.queryString)
+    case .create(let item): .requestJSONEncodable(item)
+    case .zen: .requestPlain
+    }
+}
+}
+
+// MultiTarget.swift#1
+@Sendable func multiTargetExample1() async throws {
+    let provider = Provider<MultiTarget>()
+    let user = try await provider.request(MultiTarget(GitHub.user("octocat")))
+    let status = try await provider.request(.target(Status.current))
+    _ = provider
+    _ = user
+    _ = status
+}
+
+// TargetType+Underlying.swift#1
+@Sendable func targetTypeUnderlyingExample1() async throws {
+    func willSend(_ request: PreparedRequest, target: any TargetType) {
+        if case .login? = target.underlyingTarget(as: MyAPI.self) { return }
+    }
+}
+
+// TargetType.swift#1
+@Sendable func targetTypeExample1() async throws {
+    enum GitHub: TargetType {
+        case user(String), zen
+        var baseURL: URL { URL(string: "https://api.github.com")! }
+        var path: String {
+            switch self {
+            case .user(let name): "/users/\(name)"
+            case .zen: "/zen"
+            }
+        }
+        var method: HTTPMethod { .get }
+        var task: HTTPTask { .requestPlain }
+        var headers: [String: String]? { nil }
+        var validationType: ValidationType { .successCodes }
+    }
+}
+
+// DownloadDestination.swift#1
+@Sendable func downloadDestinationExample1() async throws {
+    let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("downloads")
+    let destination: DownloadDestination = { _, response in
+        let name = DownloadFileName.suggested(by: response)
+        return (downloads.appendingPathComponent(name), [.createIntermediateDirectories, .removePreviousFile])
+    }
+    _ = downloads
+    _ = destination
+}
+
+// MultipartFormData+Stream.swift#1
+@Sendable func multipartFormDataStreamExample1() async throws {
+    let form = MultipartFormData()
+    let body = try form.uploadStream()
+    for try await chunk in try body.chunks() { send(chunk) }
+    _ = body
+}
+
+// MultipartFormData.swift#1
+@Sendable func multipartFormDataExample1() async throws {
+    var form = MultipartFormData()
+    form.append(Data("Ann".utf8), name: "author")
+    form.append(fileURL: photoURL, name: "photo")   // file name and MIME type inferred
+    let task = HTTPTask.uploadMultipartFormData(form)
+    _ = task
+}
+
+// UploadStream.swift#1
+@Sendable func uploadStreamExample1() async throws {
+    let body = UploadStream(length: UInt64(report.count)) { InputStream(data: report) }
+    var task: HTTPTask { .uploadStream(body) }
+    _ = body
+}
+
+// UploadStream.swift#2
+@Sendable func uploadStreamExample2() async throws {
+    let body = UploadStream(length: nil, replayable: false) { openAPIBody }
+    _ = body
+}
+
+// HeaderFields.swift#1
+@Sendable func headerFieldsExample1() async throws {
+    let response = sampleResponse
+    let cookies = response.headerFields.values(for: "set-cookie")
+    _ = cookies
+}
+
+// RedirectPolicy.swift#1
+@Sendable func redirectPolicyExample1() async throws {
+    let transport = URLSessionTransport(redirectPolicy: .refuse)
+    let stamped = URLSessionTransport(redirectPolicy: .modify { request, _ in
+        var request = request
+        request.setValue("1", forHTTPHeaderField: "X-Redirected")
+        return request
+    })
+    _ = transport
+    _ = stamped
+}
+
+// RedirectingTransport.swift#1
+@Sendable func redirectingTransportExample1() async throws {
+    let transport = RedirectingTransport(engine: MyEngineTransport(), policy: .follow)
+    _ = transport
+}
+
+// Transport.swift#1
+@Sendable func transportExample1() async throws {
+    struct LoggingTransport: Transport {
+        let base: any Transport
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            print("→", request.urlRequest.url!)
+            return try await base.send(request)
+        }
+    }
+}
+
+// TransportBody.swift#1
+@Sendable func transportBodyExample1() async throws {
+    let task = Task<Void, Never> {}
+    let (body, writer) = TransportBody.makeStream()
+    writer.onTermination = { task.cancel() }
+    // engine: writer.write(chunk) … writer.finish() or writer.fail(error)
+    for try await chunk in body { consume(chunk) }
+}
+
+// TransportBody.swift#2
+@Sendable func transportBodyExample2() async throws {
+    let source = ExampleChunkSource()
+    let request = Task<Void, Never> {}
+    let body = TransportBody(pulling: { try await source.next() }, onTermination: { request.cancel() })
+    _ = body
+}
+
+// TransportCapabilities.swift#1
+@Sendable func transportCapabilitiesExample1() async throws {
+    struct MyTransport: Transport {
+        let engine: any Transport
+        var capabilities: TransportCapabilities { [.timeouts] }
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            try await engine.send(request)
+        }
+    }
+}
+
+// URLSessionTransport+Configuration.swift#1
+@Sendable func uRLSessionTransportConfigurationExample1() async throws {
+    let transport = URLSessionTransport(configuration: URLSessionTransport.moyaCompatibleConfiguration)
+    let provider = Provider<GitHub>(transport: transport)
+    _ = transport
+    _ = provider
+}
+
+// TransportConformance.swift#1
+@Suite(.disabled("compiled, not run: a documentation example"))
+struct ConformanceExample {
+@Test(arguments: TransportConformance.Case.allCases)
+func conforms(_ testCase: TransportConformance.Case) async throws {
+    try await TransportConformance { MyTransport() }.check(testCase)
+}
+}
+
+// Provider+Result.swift#1
+@Sendable func providerResultExample1() async throws {
+    let result = await provider.result(for: .zen)
+    #expect(try result.get().statusCode == 200)
+    _ = result
+}
+
+// TestBox.swift#1
+@Sendable func testBoxExample1() async throws {
+    struct PathRecorder: PluginType {
+        let seen: TestBox<[String]>
+        func willSend(_ request: PreparedRequest, target: any TargetType) {
+            seen.modify { $0.append(request.request.url?.path ?? "") }
+        }
+    }
+}
+
+// CallRecorder.swift#1
+@Sendable func callRecorderExample1() async throws {
+    let recorder = CallRecorder()
+    let target = GitHub.zen
+    let call = provider.request(target) { _ in }
+    #expect(await recorder.wait(for: .send))
+    call.cancel()
+    _ = call
+}
+
+// HookEvent.swift#1
+@Sendable func hookEventExample1() async throws {
+    let recorder = CallRecorder()
+    #expect(recorder.events == [
+        .prepare("P1"), .willSend("P1", attempt: 1), .adapt(attempt: 1), .send,
+        .didReceive("P1", .success(200)), .process("P1", .success(200)),
+    ])
+}
+
+// RecordingInterceptor.swift#1
+@Sendable func recordingInterceptorExample1() async throws {
+    let recorder = CallRecorder()
+    let interceptor = RecordingInterceptor(recorder: recorder, retry: { _, context in
+        context.attempt < 2 ? .retry : .doNotRetry
+    })
+    _ = interceptor
+    _ = interceptor
+}
+
+// RecordingPlugin.swift#1
+@Sendable func recordingPluginExample1() async throws {
+    let recorder = CallRecorder()
+    let provider = Provider<API>(plugins: [RecordingPlugin("P1", recorder: recorder)])
+    _ = recorder
+    _ = provider
+}
+
+// ScriptedTransport.swift#1
+@Sendable func scriptedTransportExample1() async throws {
+    let auth = MyAuth()
+    let transport = ScriptedTransport()
+    transport.enqueue([.status(401), .json(200, #"{"name":"octocat"}"#)], for: GitHub.user("octocat"))
+    let provider = Provider<GitHub>(transport: transport, interceptor: auth)
+    _ = transport
+    _ = provider
+}
+
+// LoopbackServer.swift#1
+@Sendable func loopbackServerExample1() async throws {
+    let server = try LoopbackServer { request in
+        request.path == "/zen" ? .text("Keep it logically awesome.") : ServerReply(status: 404)
+    }
+    defer { server.stop() }
+    // point a target's baseURL at server.baseURL
+    _ = server
+}
+
+// MultipartParser.swift#1
+@Sendable func multipartParserExample1() async throws {
+    func parts(of request: ServerRequest) {
+    let parts = MultipartParser.parse(request.body, contentType: request.header("Content-Type"))
+    _ = parts
+    }
+}
+
+// ServerReply.swift#1
+@Sendable func serverReplyExample1() async throws {
+    let reply: ServerReply =
+    .raw([.send(Data("HTTP/1.1 200 OK\r\nContent-Len".utf8))])   // closes mid-headers
+    _ = reply
+}
