@@ -1,0 +1,104 @@
+import Courier
+import Foundation
+import Metrics
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Records each request's count, duration, attempts, retries and body sizes through
+/// swift-metrics, labelled by bounded dimensions only.
+///
+/// ```swift
+/// let metrics = MetricsPlugin()   // the factory bootstrapped in MetricsSystem
+/// let provider = Provider<GitHub>(plugins: [metrics])
+/// ```
+/// | Metric | Kind | When | Dimensions |
+/// |---|---|---|---|
+/// | `http.client.request.duration` | timer | per request | target, method, status class or `error.type` |
+/// | `courier.client.requests` | counter | per request | the same |
+/// | `courier.client.attempts` | counter | per attempt | target, method, `outcome` (`success` or the `error.type`) |
+/// | `courier.client.retries` | counter | per request that was retried, by the number of retries | target, method |
+/// | `http.client.request.body.size`, `http.client.response.body.size` | recorder, bytes | per request | target, method |
+/// | `courier.client.refreshes` | counter | ``recordRefresh(of:)``, from an authenticator's `onRefresh` | target |
+///
+/// Dimensions: `courier.target` (``RequestLabels/target(_:)``, the target's case name),
+/// `http.request.method` (``RequestLabels/method(_:)``), `http.response.status_class` (`2xx`…)
+/// and `error.type` (``RequestLabels/errorType(_:)``). Never a URL, an identifier or a parameter
+/// value. The two OpenTelemetry names (`http.client.request.duration`, the body sizes) follow its
+/// HTTP client conventions; the others have no OpenTelemetry counterpart and are Courier's.
+public struct MetricsPlugin: PluginType {
+    private let handles: MetricHandles
+
+    /// Creates the plugin.
+    /// - Parameter factory: The metrics backend; the one bootstrapped in `MetricsSystem` by
+    ///   default.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        self.handles = MetricHandles(factory: factory)
+    }
+
+    /// Counts the attempt.
+    /// - Parameters:
+    ///   - outcome: The attempt's outcome.
+    ///   - target: The target.
+    public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
+        let result: String
+        switch outcome.result {
+        case .success: result = "success"
+        case .failure(let error): result = RequestLabels.errorType(error)
+        }
+        let dimensions = dimensions(target, outcome.request) + [("outcome", result)]
+        handles.counter("courier.client.attempts", dimensions).increment()
+    }
+
+    /// Records the request's count, duration, retries and sizes.
+    /// - Parameters:
+    ///   - result: The final result.
+    ///   - target: The target.
+    ///   - metrics: The request's metrics.
+    public func didReceive(
+        _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics
+    ) {
+        let request: URLRequest?
+        var outcome: [(String, String)]
+        switch result {
+        case .success(let response):
+            request = response.request
+            outcome = [("http.response.status_class", RequestLabels.statusClass(response.statusCode))]
+        case .failure(let error):
+            request = error.request
+            outcome = [("error.type", RequestLabels.errorType(error))]
+            if let status = error.response?.statusCode {
+                outcome.insert(("http.response.status_class", RequestLabels.statusClass(status)), at: 0)
+            }
+        }
+        let base = dimensions(target, request)
+        handles.timer("http.client.request.duration", base + outcome)
+            .recordNanoseconds(Int64((metrics.duration * 1e9).rounded()))
+        handles.counter("courier.client.requests", base + outcome).increment()
+        if metrics.attempts.count > 1 {
+            handles.counter("courier.client.retries", base)
+                .increment(by: metrics.attempts.count - 1)
+        }
+        let sent = metrics.attempts.reduce(0) { $0 + $1.bytesSent }
+        handles.recorder("http.client.request.body.size", base).record(sent)
+        let received = metrics.attempts.last?.bytesReceived ?? 0
+        handles.recorder("http.client.response.body.size", base).record(received)
+    }
+
+    /// Counts a credential refresh: call it from `AuthenticationInterceptor`'s `onRefresh`.
+    ///
+    /// ```swift
+    /// let auth = AuthenticationInterceptor(authenticator: MyAuthenticator(), credential: saved,
+    ///     onRefresh: { credential, _ in metrics.recordRefresh(of: API.self) })
+    /// ```
+    /// - Parameter api: The API whose credential was refreshed.
+    public func recordRefresh(of api: any TargetType.Type) {
+        handles.counter("courier.client.refreshes", [("courier.target", String(describing: api))]).increment()
+    }
+
+    private func dimensions(_ target: any TargetType, _ request: URLRequest?) -> [(String, String)] {
+        let method = request.map { RequestLabels.method($0) } ?? RequestLabels.method(target.method)
+        return [("courier.target", handles.names.name(of: target)), ("http.request.method", method)]
+    }
+}

@@ -1,0 +1,75 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The bounded names the observability plugins label records with: never a raw URL, an
+/// identifier or a parameter value, so that a metrics backend's cardinality stays bounded.
+public enum RequestLabels {
+    /// The target's type and case name, without associated values: `GitHub.user` for
+    /// `GitHub.user("octocat")`; a ``MultiTarget`` is named by the target it wraps. A target that
+    /// is not an enum is named by its type.
+    /// - Parameter target: The target.
+    /// - Returns: The name.
+    public static func target(_ target: any TargetType) -> String {
+        let underlying = target.underlyingTarget
+        let typeName = String(describing: type(of: underlying))
+        return caseName(of: underlying).map { "\(typeName).\($0)" } ?? typeName
+    }
+
+    /// The case name of an enum value, without its associated values; `nil` for another type.
+    static func caseName(of underlying: any TargetType) -> String? {
+        let mirror = Mirror(reflecting: underlying)
+        guard mirror.displayStyle == .enum else { return nil }
+        // A case with associated values reflects as one child labelled with the case's name;
+        // one without is described by its name alone. The values are never turned into text.
+        return mirror.children.first?.label ?? String(describing: underlying)
+    }
+
+    /// The status class: `2xx`, `3xx`, `4xx`, `5xx`, or `1xx`.
+    /// - Parameter statusCode: The status code.
+    /// - Returns: The class.
+    public static func statusClass(_ statusCode: Int) -> String {
+        "\(min(max(statusCode / 100, 1), 5))xx"
+    }
+
+    /// OpenTelemetry's `error.type` for a failure: the status code for a rejected response (as
+    /// the HTTP conventions say), the transport failure's kind (`timedOut`, `cannotConnect`…),
+    /// `cancelled`, or the stage that failed (`building`, `adapting`, `transfer`…).
+    /// - Parameter error: The failure.
+    /// - Returns: The error type.
+    public static func errorType(_ error: CourierError) -> String {
+        switch error {
+        case .statusCode(let response): String(response.statusCode)
+        case .transport(let failure as TransportFailure, _): failure.kind.rawValue
+        case .cancelled: "cancelled"
+        default: error.stage.rawValue
+        }
+    }
+
+    /// The request's method, or `GET` when it has none; methods outside RFC 9110's set are
+    /// `_OTHER`, as OpenTelemetry's conventions say, to keep the label bounded.
+    /// - Parameter request: The request.
+    /// - Returns: The method.
+    public static func method(_ request: URLRequest) -> String {
+        bounded(request.httpMethod ?? "GET")
+    }
+
+    /// The method, bounded as ``method(_:)-(URLRequest)`` bounds it.
+    /// - Parameter method: The target's method.
+    /// - Returns: The method.
+    public static func method(_ method: HTTPMethod) -> String {
+        bounded(method.rawValue)
+    }
+
+    private static func bounded(_ method: String) -> String {
+        let method = method.uppercased()
+        return knownMethods.contains(method) ? method : "_OTHER"
+    }
+
+    private static let knownMethods: Set<String> = [
+        "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
+    ]
+}

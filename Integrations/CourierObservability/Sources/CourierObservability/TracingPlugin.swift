@@ -1,0 +1,141 @@
+import Courier
+import Foundation
+import Tracing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A span per request and a client span per attempt, through swift-distributed-tracing, with
+/// the trace context injected into each attempt's headers.
+///
+/// It is a plugin and an interceptor: the plugin hooks open and close the spans, and its
+/// ``adapt(_:context:)`` injects the attempt's context (W3C `traceparent` with an OpenTelemetry
+/// tracer), the one point where each attempt's request can change. Give it to the provider both
+/// ways; in a composite, put it among the `interceptors` (its retry never decides):
+/// ```swift
+/// let tracing = TracingPlugin()   // the tracer bootstrapped in InstrumentationSystem
+/// let provider = Provider<GitHub>(
+///     plugins: [tracing], interceptor: Interceptor(interceptors: [tracing, .retryPolicy]))
+/// ```
+///
+/// The shape follows OpenTelemetry's HTTP client semantic conventions (v1.26): every attempt,
+/// the first and each resend, is a `client` span named after the method, with
+/// `http.request.method`, `url.full` (redacted), `server.address`, `server.port`,
+/// `http.response.status_code`, `http.request.resend_count` (from the second attempt) and, on
+/// failure, `error.type` and an error status. The request is an `internal` span named after the
+/// target (``RequestLabels/target(_:)``), parent of its attempts and child of the task's current
+/// context, so retries, redirects followed inside an attempt and refreshes stay under one
+/// operation. A cancelled request ends its spans with `error.type` `cancelled`.
+public final class TracingPlugin: PluginType, RequestInterceptor, @unchecked Sendable {
+    // @unchecked Sendable: `open` is read and written only while holding `lock`; `tracer` and
+    // `redaction` are immutable and Sendable.
+    private let tracer: any Tracer
+    private let redaction: Redaction
+    private let lock = NSLock()
+    private var open: [RequestID: OpenSpans] = [:]
+    private let names = TargetNames()
+
+    private struct OpenSpans {
+        let request: any Span
+        var attempt: (any Span)?
+    }
+
+    /// Creates the plugin.
+    /// - Parameters:
+    ///   - tracer: The tracer; the one bootstrapped in `InstrumentationSystem` by default.
+    ///   - redaction: What to hide in `url.full`; ``Redaction/default`` by default.
+    public init(tracer: any Tracer = InstrumentationSystem.tracer, redaction: Redaction = .default) {
+        self.tracer = tracer
+        self.redaction = redaction
+    }
+
+    /// Opens the request's span before its first attempt.
+    /// - Parameters:
+    ///   - request: The prepared request.
+    ///   - target: The target.
+    public func willSend(_ request: PreparedRequest, target: any TargetType) {
+        _ = requestSpan(request.requestID, target)
+    }
+
+    /// Opens the attempt's client span and injects its context into the request's headers.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - context: The attempt's context.
+    /// - Returns: The request with the trace context headers.
+    public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        let parent = requestSpan(context.requestID, context.target)
+        let method = request.httpMethod ?? "GET"
+        let span = tracer.startSpan(method, context: parent.context, ofKind: .client)
+        if span.isRecording { describe(span, request, attempt: context.attempt) }
+        let stale = lock.withLock { () -> (any Span)? in
+            let previous = open[context.requestID]?.attempt
+            open[context.requestID]?.attempt = span
+            return previous
+        }
+        stale?.end()
+        var injected = request
+        tracer.inject(span.context, into: &injected, using: URLRequestInjector())
+        return injected
+    }
+
+    /// The attempt's attributes, set only when the span records them.
+    private func describe(_ span: any Span, _ request: URLRequest, attempt: Int) {
+        span.attributes["http.request.method"] = RequestLabels.method(request)
+        if let url = request.url {
+            span.attributes["url.full"] = redaction.urlString(url.absoluteString)
+            if let host = url.host { span.attributes["server.address"] = host }
+            span.attributes["server.port"] = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        }
+        if attempt > 1 { span.attributes["http.request.resend_count"] = attempt - 1 }
+    }
+
+    /// Ends the attempt's span with its status code or error.
+    /// - Parameters:
+    ///   - outcome: The attempt's outcome.
+    ///   - target: The target.
+    public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
+        let span = lock.withLock { () -> (any Span)? in
+            defer { open[outcome.requestID]?.attempt = nil }
+            return open[outcome.requestID]?.attempt
+        }
+        guard let span else { return }
+        Self.finish(span, with: outcome.result)
+    }
+
+    /// Ends the request's span (and an attempt's span left open by a cancellation).
+    /// - Parameters:
+    ///   - result: The final result.
+    ///   - target: The target.
+    ///   - metrics: The request's metrics.
+    public func didReceive(
+        _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics
+    ) {
+        let spans = lock.withLock { open.removeValue(forKey: metrics.requestID) }
+        if let attempt = spans?.attempt { Self.finish(attempt, with: result) }
+        let span = spans?.request ?? tracer.startSpan(names.name(of: target), ofKind: .internal)
+        Self.finish(span, with: result)
+    }
+
+    private func requestSpan(_ id: RequestID, _ target: any TargetType) -> any Span {
+        lock.withLock {
+            if let spans = open[id] { return spans.request }
+            let span = tracer.startSpan(names.name(of: target), ofKind: .internal)
+            open[id] = OpenSpans(request: span)
+            return span
+        }
+    }
+
+    private static func finish(_ span: any Span, with result: Result<Response, CourierError>) {
+        guard span.isRecording else { return span.end() }
+        switch result {
+        case .success(let response):
+            span.attributes["http.response.status_code"] = response.statusCode
+        case .failure(let error):
+            if let status = error.response?.statusCode { span.attributes["http.response.status_code"] = status }
+            span.attributes["error.type"] = RequestLabels.errorType(error)
+            span.setStatus(SpanStatus(code: .error, message: error.stage.rawValue))
+        }
+        span.end()
+    }
+}

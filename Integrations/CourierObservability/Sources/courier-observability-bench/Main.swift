@@ -1,0 +1,77 @@
+import Courier
+import CourierObservability
+import Foundation
+import Logging
+import Metrics
+import Tracing
+
+/// What the observability plugins add to a stubbed request with the no-op backend of each API
+/// (swift-log's no-op handler, swift-metrics' no-op factory, swift-distributed-tracing's
+/// `NoOpTracer`): the stub pipeline with two no-op plugins, against the same pipeline with each
+/// plugin and with all three, measured in alternating rounds in one run.
+///
+///     swift run -c release --package-path Integrations/CourierObservability courier-observability-bench [rounds] [count]
+@main
+enum ObservabilityBench {
+    struct NoOpPlugin: PluginType {}
+
+    struct StubTarget: TargetType {
+        var baseURL: URL { URL(string: "https://bench.invalid")! }
+        var path: String { "/item" }
+        var method: HTTPMethod { .get }
+        var task: HTTPTask { .requestPlain }
+        var headers: [String: String]? { nil }
+        var validationType: ValidationType { .successCodes }
+        var sampleData: Data { Data(#"{"id":1}"#.utf8) }
+    }
+
+    static func main() async throws {
+        let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+        let rounds = arguments.first ?? 5
+        let count = arguments.dropFirst().first ?? 20_000
+        let logging = LoggingPlugin(logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let metrics = MetricsPlugin(factory: NOOPMetricsHandler.instance)
+        let tracing = TracingPlugin(tracer: NoOpTracer())
+        let variants: [(String, [any PluginType], (any RequestInterceptor)?)] = [
+            ("baseline (2 no-op plugins)", [NoOpPlugin(), NoOpPlugin()], nil),
+            ("+ LoggingPlugin", [NoOpPlugin(), NoOpPlugin(), logging], nil),
+            ("+ MetricsPlugin", [NoOpPlugin(), NoOpPlugin(), metrics], nil),
+            ("+ TracingPlugin", [NoOpPlugin(), NoOpPlugin(), tracing], tracing),
+            ("+ all three", [NoOpPlugin(), NoOpPlugin(), logging, metrics, tracing], tracing),
+        ]
+        var samples = [[Double]](repeating: [], count: variants.count)
+        for _ in 0..<rounds {
+            for (index, variant) in variants.enumerated() {
+                let provider = Provider<StubTarget>(
+                    stubClosure: Provider.immediatelyStub, plugins: variant.1, interceptor: variant.2)
+                samples[index].append(try await microseconds(provider, count: count))
+            }
+        }
+        let labelStart = DispatchTime.now().uptimeNanoseconds
+        var length = 0
+        for _ in 0..<count { length &+= RequestLabels.target(StubTarget()).utf8.count }
+        let labelCost = Double(DispatchTime.now().uptimeNanoseconds - labelStart) / Double(count) / 1000
+        print(String(format: "RequestLabels.target: %.2f µs per call (%d)", labelCost, length % 7))
+        let baseline = median(samples[0])
+        print("rounds: \(rounds), requests per round: \(count); median µs per request, and over the baseline")
+        for (index, variant) in variants.enumerated() {
+            let value = median(samples[index])
+            let ranges = samples[index].map { String(format: "%.2f", $0) }.joined(separator: " ")
+            let name = variant.0.padding(toLength: 28, withPad: " ", startingAt: 0)
+            let figures = String(format: "%6.2f µs  %+6.2f µs", value, value - baseline)
+            print("\(name) \(figures)   (rounds: \(ranges))")
+        }
+    }
+
+    static func microseconds(_ provider: Provider<StubTarget>, count: Int) async throws -> Double {
+        for _ in 0..<500 { _ = try await provider.request(StubTarget()) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count { _ = try await provider.request(StubTarget()) }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count) / 1000
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+}
