@@ -42,13 +42,13 @@ enum AsyncHTTPClientFailure {
             return error
         case let client as HTTPClientError:
             if client == .cancelled || client == .requestStreamCancelled { return CancellationError() }
-            return TransportFailure(kind: kind(of: client, bodyCutShort: bodyCutShort), underlying: client)
+            return TransportFailure(kind: kind(of: client, bodyCutShort: bodyCutShort), underlyingError: client)
         case let parser as HTTPParserError:
             // The connection closed before a whole response: what URLSession calls a lost connection.
             let lost = bodyCutShort || parser == .invalidEOFState
             return TransportFailure(kind: lost ? .connectionLost : .badServerResponse, underlyingError: error)
         default:
-            return TransportFailure(kind: otherKind(of: error, bodyCutShort: bodyCutShort), underlying: error)
+            return TransportFailure(kind: otherKind(of: error, bodyCutShort: bodyCutShort), underlyingError: error)
         }
     }
 
