@@ -47,8 +47,7 @@ public struct MetricsPlugin: PluginType {
         case .success: result = "success"
         case .failure(let error): result = RequestLabels.errorType(error)
         }
-        let dimensions = dimensions(target, outcome.request) + [("outcome", result)]
-        handles.counter("courier.client.attempts", dimensions).increment()
+        family(target, outcome.request).attempts(result).increment()
     }
 
     /// Records the request's count, duration, retries and sizes.
@@ -60,30 +59,25 @@ public struct MetricsPlugin: PluginType {
         _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics
     ) {
         let request: URLRequest?
-        var outcome: [(String, String)]
+        let outcome: [(String, String)]
         switch result {
         case .success(let response):
             request = response.request
             outcome = [("http.response.status_class", RequestLabels.statusClass(response.statusCode))]
         case .failure(let error):
             request = error.request
-            outcome = [("error.type", RequestLabels.errorType(error))]
-            if let status = error.response?.statusCode {
-                outcome.insert(("http.response.status_class", RequestLabels.statusClass(status)), at: 0)
-            }
+            let type = ("error.type", RequestLabels.errorType(error))
+            outcome =
+                error.response.map { [("http.response.status_class", RequestLabels.statusClass($0.statusCode)), type] }
+                ?? [type]
         }
-        let base = dimensions(target, request)
-        handles.timer("http.client.request.duration", base + outcome)
-            .recordNanoseconds(Int64((metrics.duration * 1e9).rounded()))
-        handles.counter("courier.client.requests", base + outcome).increment()
-        if metrics.attempts.count > 1 {
-            handles.counter("courier.client.retries", base)
-                .increment(by: metrics.attempts.count - 1)
-        }
-        let sent = metrics.attempts.reduce(0) { $0 + $1.bytesSent }
-        handles.recorder("http.client.request.body.size", base).record(sent)
-        let received = metrics.attempts.last?.bytesReceived ?? 0
-        handles.recorder("http.client.response.body.size", base).record(received)
+        let family = family(target, request)
+        let results = family.results(outcome)
+        results.duration.recordNanoseconds(Int64((metrics.duration * 1e9).rounded()))
+        results.count.increment()
+        if metrics.attempts.count > 1 { family.retries.increment(by: metrics.attempts.count - 1) }
+        family.requestBodySize.record(metrics.attempts.reduce(0) { $0 + $1.bytesSent })
+        family.responseBodySize.record(metrics.attempts.last?.bytesReceived ?? 0)
     }
 
     /// Counts a credential refresh: call it from `AuthenticationInterceptor`'s `onRefresh`.
@@ -97,8 +91,8 @@ public struct MetricsPlugin: PluginType {
         handles.counter("courier.client.refreshes", [("courier.target", String(describing: api))]).increment()
     }
 
-    private func dimensions(_ target: any TargetType, _ request: URLRequest?) -> [(String, String)] {
+    private func family(_ target: any TargetType, _ request: URLRequest?) -> MetricHandles.Family {
         let method = request.map { RequestLabels.method($0) } ?? RequestLabels.method(target.method)
-        return [("courier.target", handles.names.name(of: target)), ("http.request.method", method)]
+        return handles.family(target: handles.names.name(of: target), method: method)
     }
 }

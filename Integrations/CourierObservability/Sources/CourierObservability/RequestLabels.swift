@@ -65,6 +65,7 @@ public enum RequestLabels {
     }
 
     private static func bounded(_ method: String) -> String {
+        if knownMethods.contains(method) { return method }
         let method = method.uppercased()
         return knownMethods.contains(method) ? method : "_OTHER"
     }

@@ -39,9 +39,11 @@ enum ObservabilityBench {
             ("+ TracingPlugin", [NoOpPlugin(), NoOpPlugin(), tracing], tracing),
             ("+ all three", [NoOpPlugin(), NoOpPlugin(), logging, metrics, tracing], tracing),
         ]
+        // A third argument runs only that variant (1–4) after the baseline, for a profiler.
+        let only = arguments.dropFirst(2).first
         var samples = [[Double]](repeating: [], count: variants.count)
         for _ in 0..<rounds {
-            for (index, variant) in variants.enumerated() {
+            for (index, variant) in variants.enumerated() where only == nil || index == 0 || index == only {
                 let provider = Provider<StubTarget>(
                     stubClosure: Provider.immediatelyStub, plugins: variant.1, interceptor: variant.2)
                 samples[index].append(try await microseconds(provider, count: count))
@@ -54,7 +56,7 @@ enum ObservabilityBench {
         print(String(format: "RequestLabels.target: %.2f µs per call (%d)", labelCost, length % 7))
         let baseline = median(samples[0])
         print("rounds: \(rounds), requests per round: \(count); median µs per request, and over the baseline")
-        for (index, variant) in variants.enumerated() {
+        for (index, variant) in variants.enumerated() where !samples[index].isEmpty {
             let value = median(samples[index])
             let ranges = samples[index].map { String(format: "%.2f", $0) }.joined(separator: " ")
             let name = variant.0.padding(toLength: 28, withPad: " ", startingAt: 0)
