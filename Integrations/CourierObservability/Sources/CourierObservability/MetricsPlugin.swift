@@ -29,12 +29,16 @@ import Metrics
 /// HTTP client conventions; the others have no OpenTelemetry counterpart and are Courier's.
 public struct MetricsPlugin: PluginType {
     private let handles: MetricHandles
+    /// Whether the factory is swift-metrics' `NOOPMetricsHandler` (what `MetricsSystem` has until
+    /// a backend is bootstrapped): then the plugin records nothing at all.
+    private let isNoOp: Bool
 
     /// Creates the plugin.
     /// - Parameter factory: The metrics backend; the one bootstrapped in `MetricsSystem` by
     ///   default.
     public init(factory: any MetricsFactory = MetricsSystem.factory) {
         self.handles = MetricHandles(factory: factory)
+        self.isNoOp = factory is NOOPMetricsHandler
     }
 
     /// Counts the attempt.
@@ -42,6 +46,7 @@ public struct MetricsPlugin: PluginType {
     ///   - outcome: The attempt's outcome.
     ///   - target: The target.
     public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
+        guard !isNoOp else { return }
         let result: String
         switch outcome.result {
         case .success: result = "success"
@@ -58,6 +63,7 @@ public struct MetricsPlugin: PluginType {
     public func didReceive(
         _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics
     ) {
+        guard !isNoOp else { return }
         let request: URLRequest?
         let outcome: [(String, String)]
         switch result {

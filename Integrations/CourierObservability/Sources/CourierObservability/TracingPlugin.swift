@@ -35,6 +35,9 @@ public final class TracingPlugin: PluginType, RequestInterceptor, @unchecked Sen
     private let lock = NSLock()
     private var open: [RequestID: OpenSpans] = [:]
     private let names = TargetNames()
+    /// Whether the tracer is swift-distributed-tracing's `NoOpTracer` (what `InstrumentationSystem`
+    /// has until a tracer is bootstrapped): then the plugin does nothing at all.
+    private let isNoOp: Bool
 
     private struct OpenSpans {
         let request: any Span
@@ -48,6 +51,7 @@ public final class TracingPlugin: PluginType, RequestInterceptor, @unchecked Sen
     public init(tracer: any Tracer = InstrumentationSystem.tracer, redaction: Redaction = .default) {
         self.tracer = tracer
         self.redaction = redaction
+        self.isNoOp = tracer is NoOpTracer
     }
 
     /// Opens the request's span before its first attempt.
@@ -55,6 +59,7 @@ public final class TracingPlugin: PluginType, RequestInterceptor, @unchecked Sen
     ///   - request: The prepared request.
     ///   - target: The target.
     public func willSend(_ request: PreparedRequest, target: any TargetType) {
+        guard !isNoOp else { return }
         _ = requestSpan(request.requestID, target)
     }
 
@@ -64,6 +69,7 @@ public final class TracingPlugin: PluginType, RequestInterceptor, @unchecked Sen
     ///   - context: The attempt's context.
     /// - Returns: The request with the trace context headers.
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        guard !isNoOp else { return request }
         let parent = requestSpan(context.requestID, context.target)
         let method = request.httpMethod ?? "GET"
         let span = tracer.startSpan(method, context: parent.context, ofKind: .client)
@@ -95,6 +101,7 @@ public final class TracingPlugin: PluginType, RequestInterceptor, @unchecked Sen
     ///   - outcome: The attempt's outcome.
     ///   - target: The target.
     public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
+        guard !isNoOp else { return }
         let span = lock.withLock { () -> (any Span)? in
             defer { open[outcome.requestID]?.attempt = nil }
             return open[outcome.requestID]?.attempt
@@ -111,6 +118,7 @@ public final class TracingPlugin: PluginType, RequestInterceptor, @unchecked Sen
     public func didReceive(
         _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics
     ) {
+        guard !isNoOp else { return }
         let spans = lock.withLock { open.removeValue(forKey: metrics.requestID) }
         if let attempt = spans?.attempt { Self.finish(attempt, with: result) }
         let span = spans?.request ?? tracer.startSpan(names.name(of: target), ofKind: .internal)

@@ -123,6 +123,17 @@ struct TracingPluginTests {
         #expect(request.traceID == job.traceID)
     }
 
+    @Test("with NoOpTracer, the tracer a program has until it bootstraps one, nothing is added to a request")
+    func noOpTracer() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        let tracing = TracingPlugin(tracer: NoOpTracer())
+
+        _ = try await provider(tracing).request(ShopAPI(baseURL: server.baseURL, call: .items(page: 1)))
+
+        #expect(server.requests.count == 1)
+        #expect(server.requests.first?.header("traceparent") == nil)
+    }
+
     /// `00-<32 hex>-<16 hex>-<2 hex>`, neither id all zeros (W3C Trace Context, level 1).
     static func isValidTraceparent(_ value: String) -> Bool {
         let parts = value.split(separator: "-", omittingEmptySubsequences: false)
