@@ -91,6 +91,23 @@ struct LoggingPluginTests {
         Self.expectNoSecret(handler.entries)
     }
 
+    @Test("a redirect is followed within its attempt: the same three entries, the final URL in the result")
+    func redirect() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/items" ? ServerReply(status: 302, headers: ["Location": "/final"]) : .json("{}")
+        }
+        let handler = InMemoryLogHandler()
+        let provider = Provider<ShopAPI>(plugins: [LoggingPlugin(logger: logged(handler))])
+
+        _ = try await provider.request(ShopAPI(baseURL: server.baseURL, call: .items(page: 1)))
+
+        #expect(
+            handler.entries.map(\.message.description) == ["attempt sent", "attempt answered", "request succeeded"])
+        #expect(handler.entries.last?.metadata["http.response.status_code"] == "200")
+        #expect(server.requests.count == 2)
+        Self.expectNoSecret(handler.entries)
+    }
+
     @Test("a logger bound to the task carries the caller's metadata into every entry")
     func taskLogger() async throws {
         let server = try LoopbackServer { _ in .json("{}") }

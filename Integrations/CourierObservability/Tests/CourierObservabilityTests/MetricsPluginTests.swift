@@ -52,6 +52,24 @@ struct MetricsPluginTests {
         #expect(try metrics.expectCounter("courier.client.refreshes", [("courier.target", "ShopAPI")]).totalValue == 1)
     }
 
+    @Test("a redirect is one attempt of one request, with the final status")
+    func redirect() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/items" ? ServerReply(status: 302, headers: ["Location": "/final"]) : .json("{}")
+        }
+        let metrics = TestMetrics()
+        let provider = Provider<ShopAPI>(plugins: [MetricsPlugin(factory: metrics)])
+
+        _ = try await provider.request(ShopAPI(baseURL: server.baseURL, call: .items(page: 1)))
+
+        let labels = [("courier.target", "ShopAPI"), ("http.request.method", "GET")]
+        #expect(metrics.counterTotal(label: "courier.client.attempts") == 1)
+        #expect(
+            try metrics.expectCounter("courier.client.requests", labels + [("http.response.status_class", "2xx")])
+                .totalValue == 1)
+        #expect(server.requests.count == 2)
+    }
+
     @Test("failures are labelled by error.type; a cancellation as cancelled")
     func failures() async throws {
         let server = try LoopbackServer { _ in ServerReply(status: 404) }
