@@ -142,26 +142,40 @@ public struct Redaction: Sendable, Hashable {
 
     /// An `application/x-www-form-urlencoded` text (a query, a form body) with the values of
     /// credential fields hidden.
+    ///
+    /// Cut on Unicode scalars, not characters: `&` or `=` followed by a combining mark is one
+    /// character, yet still a separator to a server.
     func redactedPairs(_ text: String) -> String {
-        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            let name = pair.prefix { $0 != "=" }
-            let decoded = String(name).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)
-            return hidesField(decoded) && name.count < pair.count ? "\(name)=\(Self.mask)" : String(pair)
+        text.unicodeScalars.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let name = Self.string(pair.prefix { $0 != "=" })
+            let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
+            return hidesField(decoded) && pair.contains("=") ? "\(name)=\(Self.mask)" : Self.string(pair)
         }.joined(separator: "&")
     }
 
     /// For text that `URLComponents` cannot parse: hides what stands between `//` and the last `@`
-    /// of the authority, and the values of credential query items.
+    /// of the authority, and the values of credential query items. Works on Unicode scalars, so a
+    /// combining mark after `@` or `/` cannot hide a separator.
     private func maskingByHand(_ text: String) -> String {
-        var text = text
-        if let start = text.range(of: "//") {
-            let authorityEnd = text[start.upperBound...].firstIndex { "/?#".contains($0) } ?? text.endIndex
-            if let at = text[start.upperBound..<authorityEnd].lastIndex(of: "@") {
-                text = text[..<start.upperBound] + Self.mask + text[at...]
+        var scalars = Array(text.unicodeScalars)
+        if let slash = scalars.indices.dropLast().first(where: { scalars[$0] == "/" && scalars[$0 + 1] == "/" }) {
+            let start = slash + 2
+            let end = scalars[start...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? scalars.endIndex
+            if let at = scalars[start..<end].lastIndex(of: "@") {
+                scalars.replaceSubrange(start..<at, with: Self.mask.unicodeScalars)
             }
         }
-        guard let mark = text.firstIndex(of: "?") else { return text }
-        let end = text[mark...].firstIndex(of: "#") ?? text.endIndex
-        return text[...mark] + redactedPairs(String(text[text.index(after: mark)..<end])) + text[end...]
+        guard let mark = scalars.firstIndex(of: "?") else { return Self.string(scalars) }
+        let end = scalars[mark...].firstIndex(of: "#") ?? scalars.endIndex
+        let query = redactedPairs(Self.string(scalars[(mark + 1)..<end]))
+        return Self.string(scalars[...mark]) + query + Self.string(scalars[end...])
+    }
+
+    /// The text of `scalars`.
+    private static func string<Scalars: Sequence>(_ scalars: Scalars) -> String
+    where Scalars.Element == Unicode.Scalar {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
     }
 }

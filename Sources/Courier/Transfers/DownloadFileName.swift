@@ -34,17 +34,19 @@ public enum DownloadFileName {
     /// - Parameter name: A name from a server.
     /// - Returns: The safe name, or `nil`.
     public static func sanitized(_ name: String) -> String? {
-        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        // Unicode scalars, not characters: a separator followed by a combining mark is one
+        // character that is not "/", yet the file system still sees the "/" (a fuzzed
+        // `filename*` found it), and a dot followed by one would hide a leading dot the same way.
+        let last = name.unicodeScalars.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last ?? []
         var scalars = String.UnicodeScalarView()
-        for scalar in last.unicodeScalars where !isControl(scalar) {
+        for scalar in last where !isControl(scalar) {
             scalars.append(scalar == ":" ? "_" : scalar)
         }
         // Leading dots and spaces go together: ". .x" must not become ".x".
-        var safe = Substring(String(scalars))
-        while let first = safe.first, first == "." || first.isWhitespace { safe.removeFirst() }
-        while let last = safe.last, last.isWhitespace { safe.removeLast() }
-        guard !safe.isEmpty else { return nil }
-        return shortened(String(safe))
+        while let first = scalars.first, first == "." || first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        guard !scalars.isEmpty else { return nil }
+        return shortened(String(scalars))
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

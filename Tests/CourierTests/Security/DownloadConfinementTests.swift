@@ -115,6 +115,11 @@ extension TemporaryFilesSuite {
             #expect(DownloadFileName.sanitized("  spaced  ") == "spaced")
             #expect(DownloadFileName.sanitized(". .hidden") == "hidden")  // found by fuzzing
             #expect(DownloadFileName.sanitized("a\u{0}b\u{7F}c\u{85}d") == "abcd")
+            // Found by fuzzing: "/" or "." followed by a combining mark is one character, yet the
+            // file system sees the "/" or the leading ".". Names are cut on scalars.
+            #expect(DownloadFileName.sanitized("evil/\u{0616}x") == "\u{0616}x")
+            #expect(DownloadFileName.sanitized("a\\\u{0301}b/\u{0616}c")?.unicodeScalars.contains("/") == false)
+            #expect(DownloadFileName.sanitized(".\u{0301}hidden")?.unicodeScalars.first != ".")
             let long = String(repeating: "é", count: 300) + ".tar.gz"
             let cut = DownloadFileName.sanitized(long)
             #expect((cut?.utf8.count ?? 0) <= DownloadFileName.maximumLength)

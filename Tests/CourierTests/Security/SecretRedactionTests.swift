@@ -171,4 +171,18 @@ struct SecretRedactionTests {
         #expect(redaction.headerValue("x-api-key", "k") == "***")
         #expect(redaction.headerValue("Accept", "text/plain") == "text/plain")
     }
+
+    @Test("a combining mark after a separator hides neither the password nor a credential value")
+    func combiningMarks() {
+        // "@" or "=" followed by a combining mark is one character, yet a separator: text
+        // that URLComponents cannot parse is redacted by hand, on Unicode scalars.
+        let texts = [
+            "http://ann:SECRETPW@\u{0301}bad host/x", "http://bad host/x?a=1&access_token=\u{0301}SECRETPW",
+            "http://ann:SECRETPW@\u{0301}bad host/x?access_token=\u{0301}SECRETPW",
+        ]
+        for text in texts {
+            let shown = Redaction.default.urlString(text)
+            #expect(Data(shown.utf8).range(of: Data("SECRETPW".utf8)) == nil, "\(shown)")
+        }
+    }
 }
