@@ -32,7 +32,7 @@ extension CourierError: LocalizedError, CustomStringConvertible, CustomDebugStri
         guard let secret = url?.password ?? url?.user.flatMap({ $0.count >= 16 ? $0 : nil }), secret.count >= 3 else {
             return text
         }
-        return text.replacingOccurrences(of: secret, with: Redaction.mask)
+        return text.replacingScalars(of: secret, with: Redaction.mask)
     }
 
     private static func mappedURL(of error: CourierError) -> String? {

@@ -12,7 +12,7 @@ public enum BodySummary {
         // that can appear inside a UTF-8 sequence (0x80 to 0xF4) are dropped, never the whole body.
         for trimmed in 0...min(3, data.count - 1) where data.suffix(trimmed).allSatisfy({ (0x80...0xF4).contains($0) })
         {
-            if let text = String(data: data.dropLast(trimmed), encoding: .utf8), !text.contains("\u{0}") {
+            if let text = String(data: data.dropLast(trimmed), encoding: .utf8), !text.utf8.contains(0) {
                 return text
             }
         }

@@ -50,6 +50,6 @@ extension URLRequest {
     }
 
     private static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacingScalars(of: "'", with: "'\\''") + "'"
     }
 }

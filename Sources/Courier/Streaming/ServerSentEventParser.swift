@@ -79,7 +79,7 @@ public struct ServerSentEventParser: Sendable {
             data += value
             data += "\n"
             hasData = true
-        case "id": if !value.contains("\u{0}") { lastEventID = value }
+        case "id": if !value.unicodeScalars.contains("\u{0}") { lastEventID = value }
         case "retry":
             if !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
                 retryMilliseconds = Int(value) ?? Int.max

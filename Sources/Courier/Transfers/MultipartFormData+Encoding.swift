@@ -87,10 +87,11 @@ extension MultipartFormData {
         write(closingBoundary)
     }
 
-    /// Quotes and line breaks escaped as HTML forms do, so a name cannot break the header.
+    /// Quotes and line breaks escaped as HTML forms do, so a name cannot break the header; by
+    /// scalar, so that none followed by a combining mark survives.
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingScalars(of: "\"", with: "%22").replacingScalars(of: "\r", with: "%0D")
+            .replacingScalars(of: "\n", with: "%0A")
     }
 
     /// A header value without line breaks, so it cannot start another header (found by fuzzing).
