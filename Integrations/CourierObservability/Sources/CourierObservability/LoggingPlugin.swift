@@ -43,7 +43,11 @@ public struct LoggingPlugin: PluginType {
     public init(logger: Logger, redaction: Redaction = .default) {
         self.logger = logger
         self.redaction = redaction
+        self.level = logger.logLevel
     }
+
+    /// `logger`'s level, read once: a hook below it returns before doing anything.
+    private let level: Logger.Level
 
     /// Runs `operation` with `logger` (and its metadata, a request ID of the caller's say) used
     /// for every request it sends.
@@ -57,15 +61,18 @@ public struct LoggingPlugin: PluginType {
         try await $taskLogger.withValue(logger, operation: operation)
     }
 
-    private var current: Logger { Self.taskLogger ?? logger }
+    /// The logger for an entry at `level`, or `nil` when that logger would drop it.
+    private func logger(for level: Logger.Level) -> Logger? {
+        if let bound = Self.taskLogger { return bound.logLevel <= level ? bound : nil }
+        return self.level <= level ? logger : nil
+    }
 
     /// Logs the attempt as it is transmitted.
     /// - Parameters:
     ///   - request: The transmitted request.
     ///   - target: The target.
     public func willTransmit(_ request: PreparedRequest, target: any TargetType) {
-        let logger = current
-        guard logger.logLevel <= .debug else { return }
+        guard let logger = logger(for: .debug) else { return }
         var metadata = base(request.requestID, target, request.request)
         metadata["courier.attempt"] = "\(request.attempt)"
         logger.debug("attempt sent", metadata: metadata)
@@ -76,10 +83,9 @@ public struct LoggingPlugin: PluginType {
     ///   - outcome: The attempt's outcome.
     ///   - target: The target.
     public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
-        let logger = current
         let failed: Bool
         if case .failure = outcome.result { failed = true } else { failed = false }
-        guard logger.logLevel <= (failed ? .info : .debug) else { return }
+        guard let logger = logger(for: failed ? .info : .debug) else { return }
         var metadata = base(outcome.requestID, target, outcome.request)
         metadata["courier.attempt"] = "\(outcome.attempt)"
         metadata["courier.duration_ms"] = "\(Self.milliseconds(outcome.metrics.duration))"
@@ -102,9 +108,8 @@ public struct LoggingPlugin: PluginType {
     public func didReceive(
         _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics
     ) {
-        let logger = current
         let (level, message) = Self.entry(for: result)
-        guard logger.logLevel <= level else { return }
+        guard let logger = logger(for: level) else { return }
         let request = (try? result.get())?.request ?? result.failure?.request
         var metadata = base(metrics.requestID, target, request)
         metadata["courier.duration_ms"] = "\(Self.milliseconds(metrics.duration))"

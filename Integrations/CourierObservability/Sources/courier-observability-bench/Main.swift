@@ -39,30 +39,32 @@ enum ObservabilityBench {
             ("+ TracingPlugin", [NoOpPlugin(), NoOpPlugin(), tracing], tracing),
             ("+ all three", [NoOpPlugin(), NoOpPlugin(), logging, metrics, tracing], tracing),
         ]
-        // A third argument runs only that variant (1–4) after the baseline, for a profiler.
+        // A third argument runs only that variant (1–4), for a profiler.
         let only = arguments.dropFirst(2).first
-        var samples = [[Double]](repeating: [], count: variants.count)
+        // Paired rounds: each variant right after its own baseline run, so that the machine's
+        // drift between rounds cancels out of the difference.
+        var differences = [[Double]](repeating: [], count: variants.count)
+        var baselines: [Double] = []
         for _ in 0..<rounds {
-            for (index, variant) in variants.enumerated() where only == nil || index == 0 || index == only {
-                let provider = Provider<StubTarget>(
-                    stubClosure: Provider.immediatelyStub, plugins: variant.1, interceptor: variant.2)
-                samples[index].append(try await microseconds(provider, count: count))
+            for (index, variant) in variants.enumerated().dropFirst() where only == nil || index == only {
+                let baseline = try await microseconds(provider(variants[0]), count: count)
+                let measured = try await microseconds(provider(variant), count: count)
+                baselines.append(baseline)
+                differences[index].append(measured - baseline)
             }
         }
-        let labelStart = DispatchTime.now().uptimeNanoseconds
-        var length = 0
-        for _ in 0..<count { length &+= RequestLabels.target(StubTarget()).utf8.count }
-        let labelCost = Double(DispatchTime.now().uptimeNanoseconds - labelStart) / Double(count) / 1000
-        print(String(format: "RequestLabels.target: %.2f µs per call (%d)", labelCost, length % 7))
-        let baseline = median(samples[0])
-        print("rounds: \(rounds), requests per round: \(count); median µs per request, and over the baseline")
-        for (index, variant) in variants.enumerated() where !samples[index].isEmpty {
-            let value = median(samples[index])
-            let ranges = samples[index].map { String(format: "%.2f", $0) }.joined(separator: " ")
+        print("rounds: \(rounds), requests per run: \(count); µs per request")
+        print(String(format: "baseline (2 no-op plugins): median %.2f µs", median(baselines)))
+        for (index, variant) in variants.enumerated() where !differences[index].isEmpty {
+            let sorted = differences[index].sorted()
+            let range = String(format: "%+.2f … %+.2f", sorted.first ?? 0, sorted.last ?? 0)
             let name = variant.0.padding(toLength: 28, withPad: " ", startingAt: 0)
-            let figures = String(format: "%6.2f µs  %+6.2f µs", value, value - baseline)
-            print("\(name) \(figures)   (rounds: \(ranges))")
+            print("\(name) median difference \(String(format: "%+.2f", median(sorted))) µs   (range \(range))")
         }
+    }
+
+    static func provider(_ variant: (String, [any PluginType], (any RequestInterceptor)?)) -> Provider<StubTarget> {
+        Provider<StubTarget>(stubClosure: Provider.immediatelyStub, plugins: variant.1, interceptor: variant.2)
     }
 
     static func microseconds(_ provider: Provider<StubTarget>, count: Int) async throws -> Double {
