@@ -1,6 +1,7 @@
 import Courier
 import CourierOpenAPI
 import CourierTesting
+import Dispatch
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -114,5 +115,41 @@ struct OperationSpy: PluginType {
 
     func willSend(_ request: PreparedRequest, target: any TargetType) {
         if let operation = target as? OpenAPIOperation { report(operation) }
+    }
+}
+
+/// Cancelling the caller's task ends a generated call at once, through either bridge.
+@Suite("Cancellation of a generated call")
+struct CancellationTests {
+    @Test(
+        "Cancelling the task while the server holds the answer throws Courier's cancellation",
+        arguments: Bridge.allCases)
+    func cancelledCall(bridge: Bridge) async throws {
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        let release = DispatchSemaphore(value: 0)
+        let server = try LoopbackServer { _ in
+            arrived.yield()
+            _ = release.wait(timeout: .now() + 10)
+            return .json("[]")
+        }
+        defer { release.signal() }
+        let recorder = CallRecorder()
+        let client = bridge.client(
+            serverURL: server.baseURL.appendingPathComponent("v1"), plugins: [RecordingPlugin("A", recorder: recorder)])
+
+        let call = Task { try await client.listTodos() }
+        var iterator = arrivals.makeAsyncIterator()
+        _ = await iterator.next()
+        call.cancel()
+
+        let error = await #expect(throws: ClientError.self) { _ = try await call.value }
+        guard case .cancelled? = error?.underlyingError as? CourierError else {
+            Issue.record("Expected CourierError.cancelled, got \(String(describing: error))")
+            return
+        }
+        #expect(
+            recorder.events.suffix(2) == [
+                .didReceive("A", .failure(.cancellation)), .process("A", .failure(.cancellation)),
+            ])
     }
 }
