@@ -76,7 +76,9 @@ struct NextHopTransport: Transport {
             }
             sentBase = originURL
         }
-        let method = HTTPRequest.Method(request.method) ?? .get
+        guard let method = HTTPRequest.Method(request.method) else {
+            throw OpenAPIBridgeError.invalidMethod(request.method)
+        }
         let head = HTTPRequest(
             method: method, scheme: nil, authority: nil, path: path.isEmpty ? "/" : path,
             headerFields: request.headerFields.httpFields)

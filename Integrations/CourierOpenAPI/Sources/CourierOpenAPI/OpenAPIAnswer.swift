@@ -10,7 +10,11 @@ enum OpenAPIAnswer {
     static func accepted(_ streamed: StreamedResponse, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
         let head = response(statusCode: streamed.statusCode, headerFields: streamed.headerFields)
         guard hasBody(statusCode: streamed.statusCode, method: method) else { return (head, nil) }
-        let length = streamed.headerFields["Content-Length"].flatMap { Int64($0) }.map(HTTPBody.Length.known)
+        // `Content-Length` counts the bytes on the wire: an engine that decodes a `Content-Encoding`
+        // hands over other bytes, so the length is then unknown.
+        let encoded = streamed.headerFields["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
+        let length =
+            encoded ? nil : streamed.headerFields["Content-Length"].flatMap { Int64($0) }.map(HTTPBody.Length.known)
         return (head, HTTPBody(streamed.body, length: length ?? .unknown, iterationBehavior: .single))
     }
 
