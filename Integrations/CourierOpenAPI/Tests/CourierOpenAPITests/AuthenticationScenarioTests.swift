@@ -88,4 +88,21 @@ struct AuthenticationScenarioTests {
             #expect(!log.text.contains(secret), "the log shows \(secret)")
         }
     }
+
+    @Test("A client for another origin that shares the interceptor never sends the token", arguments: Bridge.allCases)
+    func tokenStaysWithItsOrigin(bridge: Bridge) async throws {
+        let api = try TodoServer()
+        let elsewhere = try LoopbackServer { _ in .json("[]") }
+        let interceptor = bridge.authentication(api, credential: .valid)
+        let apiClient = bridge.client(api, interceptor: interceptor)
+        let otherClient = bridge.client(
+            serverURL: elsewhere.baseURL.appendingPathComponent("v1"), interceptor: interceptor)
+
+        _ = try await apiClient.listTodos().ok
+        _ = try await otherClient.listTodos().ok
+
+        #expect(api.requests.last?.header("Authorization") == "Bearer \(TodoServer.accessToken(1))")
+        #expect(elsewhere.requests.count == 1)
+        #expect(elsewhere.requests.first?.header("Authorization") == nil)
+    }
 }
