@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // The tests' TLS server negotiates HTTP/2 (AsyncHTTPClient depends on it already).
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // The tests send generated OpenAPI calls through Courier on this engine.
+        .package(name: "CourierOpenAPI", path: "../CourierOpenAPI"),
     ],
     targets: [
         .target(
@@ -76,6 +78,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "CourierOpenAPI", package: "CourierOpenAPI"),
             ],
             swiftSettings: upcomingFeatures
         ),
