@@ -10,20 +10,22 @@ import OpenAPIRuntime
 /// ```swift
 /// let courier = CourierMiddleware(
 ///     plugins: [NetworkLoggerPlugin()], interceptor: Interceptor(interceptors: [auth, .retryPolicy]))
-/// let client = Client(serverURL: serverURL, transport: URLSessionTransport(), middlewares: [courier])
+/// let client = Client(
+///     serverURL: serverURL, transport: OpenAPIURLSession.URLSessionTransport(), middlewares: [courier])
 /// ```
-/// Each call runs the whole pipeline of an ``OpenAPIOperation`` target (see <doc:CallOrder> in
-/// Courier's documentation): `prepare`, `willSend`, then per attempt `adapt`, the rest of the
-/// middleware stack (`next`), validation and `retry`; then `didReceive` and `process`. A retry
-/// sends the call again down the stack with the body again: a body the generated client can
-/// iterate more than once is re-sent, and a one-shot stream is not: the call fails with
+/// Each call runs the whole pipeline of an ``OpenAPIOperation`` target, in the order of Courier's
+/// CallOrder article: per attempt `prepare`, `willSend`, `adapt`, the rest of the middleware stack
+/// (`next`), validation and `retry`; then, once, `didReceive` and `process`. A retry sends the
+/// call down the stack again with its body: a body the generated client can iterate more than once
+/// is re-sent, and a one-shot stream is not: the call fails with
 /// ``Courier/CourierError/underlying(_:_:)`` carrying ``Courier/TransferError/streamNotReplayable``
-/// and the answer that asked for the retry, rather than sending an empty or partial body. A rejected status that is not retried is returned up the stack as the
-/// answer; any other failure is thrown as ``Courier/CourierError``.
+/// and the answer that asked for the retry, rather than sending an empty or partial body. A
+/// rejected status that is not retried is returned up the stack as the answer; any other failure
+/// is thrown as ``Courier/CourierError``.
 ///
-/// The stack's transport follows redirects itself, so Courier's redirect rules do not apply here;
-/// with ``CourierTransport`` they do. The total timeout of ``Courier/TargetType`` is enforced
-/// around `next`.
+/// The stack's transport follows redirects itself, so Courier's redirect rules do not apply here
+/// (on Linux, FoundationNetworking forwards `Authorization` to another origin on a redirect); with
+/// ``CourierTransport`` they do.
 public struct CourierMiddleware: ClientMiddleware {
     /// The provider that runs each call's pipeline; its transport is the rest of the stack.
     let provider: Provider<OpenAPIOperation>
