@@ -16,7 +16,12 @@ let package = Package(
                 .product(name: "Courier", package: "Courier"),
                 .product(name: "CourierTesting", package: "Courier"),
             ]
-        )
+        ),
+        // The stub pipeline for instruction counting under callgrind (see Benchmarks/count).
+        .executableTarget(
+            name: "courier-stub-count",
+            dependencies: [.product(name: "Courier", package: "Courier")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,6 +38,8 @@ extension Provider {
 
     /// Builds the request, runs its attempts and tells the plugins the outcome: the part of a
     /// request that joined requests share.
+    // Inlined: each async call a request passes through costs a frame and an executor check.
+    @inline(__always)
     private func exchange(
         _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?, streaming: StreamHandoff? = nil
     ) async -> Result<Response, CourierError> {
@@ -56,7 +58,8 @@ extension Provider {
                 attempt: endpoint.options.attemptLimit, deadline: endpoint.options.totalLimit.map(Deadline.init(after:))
             )
             let setup = AttemptSetup(
-                requestID: id, target: target, base: request, transport: transport, body: endpoint.task.transportBody,
+                requestID: id, target: target, validationType: target.validationType, base: request,
+                transport: transport, body: endpoint.task.transportBody,
                 destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts,
                 streaming: streaming, sender: self)
             result = await self.attempts(setup, metrics: &attempts)
@@ -72,6 +75,8 @@ extension Provider {
         return result
     }
 
+    // Inlined: each async call a request passes through costs a frame and an executor check.
+    @inline(__always)
     private func buildRequest(_ endpoint: Endpoint) async -> Result<URLRequest, CourierError> {
         guard !Task.isCancelled else { return .failure(.cancelled) }
         do {
@@ -84,8 +89,10 @@ extension Provider {
     }
 
     /// Makes attempts until one succeeds or the retrier stops them; appends each one's metrics.
+    // Inlined: each async call a request passes through costs a frame and an executor check.
+    @inline(__always)
     private func attempts(
-        _ setup: AttemptSetup<Target>, metrics: inout [AttemptMetrics]
+        _ setup: AttemptSetup, metrics: inout [AttemptMetrics]
     ) async -> Result<Response, CourierError> {
         var number = 1
         while true {
@@ -108,7 +115,7 @@ extension Provider {
     /// Tells every plugin how the attempt ended, before the retrier decides.
     private func observe(
         _ outcome: Result<Response, AttemptFailure>, _ number: Int, _ metrics: AttemptMetrics,
-        _ setup: AttemptSetup<Target>
+        _ setup: AttemptSetup
     ) {
         guard !plugins.isEmpty else { return }
         let attempt: AttemptOutcome
@@ -134,7 +141,7 @@ extension Provider {
 
     /// Asks the retrier about a failed attempt and waits out any delay it asks for. A retry that
     /// would start after the request's deadline is not made.
-    private func retryDecision(after failure: AttemptFailure, setup: AttemptSetup<Target>, attempt: Int) async
+    private func retryDecision(after failure: AttemptFailure, setup: AttemptSetup, attempt: Int) async
         -> Decision
     {
         guard let interceptor else { return .finish(failure.error) }

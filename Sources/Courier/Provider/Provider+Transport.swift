@@ -8,6 +8,8 @@ import Foundation
 /// ``TransportCapabilities``), so that every transport behaves the same to the pipeline.
 extension Provider {
     /// Sends `request`, enforcing its timeout when the transport does not.
+    // Inlined: each async call a request passes through costs a frame and an executor check.
+    @inline(__always)
     static func send(_ request: TransportRequest, on transport: any Transport) async throws -> TransportResponse {
         try await transport.sendWithinTimeout(request)
     }
@@ -17,11 +19,11 @@ extension Provider {
     /// error), and the rest of the transfer is dropped.
     static func stream(
         _ request: TransportRequest, on transport: any Transport, into handoff: StreamHandoff,
-        setup: AttemptSetup<Target>
+        setup: AttemptSetup
     ) async throws -> TransportResponse {
         let streamed = try await transport.stream(request)
         let head = (streamed.statusCode, streamed.source, streamed.receivedFields)
-        guard setup.target.validationType.accepts(streamed.statusCode) else {
+        guard setup.validationType.accepts(streamed.statusCode) else {
             let start = try await streamed.body.prefix(upTo: 64 << 10)
             return TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: start)
         }
@@ -33,7 +35,7 @@ extension Provider {
     /// temporary file, to be placed like any download. `nil` when there is nothing to bridge.
     /// - Throws: ``TransferError/cannotWriteFile(_:)``.
     static func bridgedDownload(
-        _ received: TransportResponse, setup: AttemptSetup<Target>, accepted: Bool
+        _ received: TransportResponse, setup: AttemptSetup, accepted: Bool
     ) throws(TransferError) -> URL? {
         guard received.fileURL == nil, setup.destination != nil, accepted else { return nil }
         let file = try DownloadFile()
@@ -50,6 +52,8 @@ extension Transport {
     /// Sends `request`, enforcing ``TransportRequest/timeout`` when this transport does not
     /// declare ``TransportCapabilities/timeouts``: the provider's rule, which CourierTesting's
     /// conformance suite applies too.
+    // Inlined: each async call a request passes through costs a frame and an executor check.
+    @inline(__always)
     package func sendWithinTimeout(_ request: TransportRequest) async throws -> TransportResponse {
         guard let timeout = request.timeout, !capabilities.contains(.timeouts) else { return try await send(request) }
         return try await TimeLimit.run(

@@ -31,6 +31,8 @@ package struct StubTransport: Transport {
     }
 
     /// The whole response of `sample`.
+    // Inlined: each async call a request passes through costs a frame and an executor check.
+    @inline(__always)
     private func answer(
         _ sample: EndpointSampleResponse, to request: TransportRequest, clock: inout StubClock
     ) async throws -> TransportResponse {
@@ -136,7 +138,11 @@ private struct StubClock {
         remaining = timeout
     }
 
+    // Inlined: each async call a request passes through costs a frame and an executor check.
+    @inline(__always)
     mutating func wait(_ seconds: TimeInterval) async throws {
+        // An immediate stub only checks for cancellation: no suspension point, no task switch.
+        guard seconds > 0 else { return try Task.checkCancellation() }
         if let remaining, remaining < seconds {
             try await Delay.sleep(seconds: remaining)
             throw TransportFailure(kind: .timedOut, underlyingError: URLError(.timedOut))
