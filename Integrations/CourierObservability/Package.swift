@@ -46,6 +46,17 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // The same variants for instruction counting under callgrind (synchronous main).
+        .executableTarget(
+            name: "courier-observability-count",
+            dependencies: [
+                "CourierObservability",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "CourierObservabilityTests",
             dependencies: [

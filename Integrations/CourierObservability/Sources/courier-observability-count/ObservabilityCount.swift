@@ -1,0 +1,65 @@
+import Courier
+import CourierObservability
+import Dispatch
+import Foundation
+import Logging
+import Metrics
+import Tracing
+
+/// `courier-observability-count <variant> <requests>`: the stub pipeline with two no-op plugins
+/// (variant 0), plus `LoggingPlugin` (1), `MetricsPlugin` (2), `TracingPlugin` (3) or all three
+/// (4) on their APIs' no-op backends, for `valgrind --tool=callgrind`: instruction counts are
+/// stable where wall-clock times are not. Run each variant at two request counts and divide the
+/// difference (see Benchmarks/README).
+///
+/// `main` is synchronous: valgrind 3.19 stops on an async `main` (see Benchmarks/count).
+@main
+struct ObservabilityCount {
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+        guard arguments.count == 2, (0...4).contains(arguments[0]) else {
+            FileHandle.standardError.write(Data("usage: courier-observability-count <0-4> <requests>\n".utf8))
+            exit(2)
+        }
+        let provider = makeProvider(variant: arguments[0])
+        let requests = arguments[1]
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            for _ in 0..<requests {
+                _ = try? await provider.request(CountedTarget())
+            }
+            done.signal()
+        }
+        done.wait()
+    }
+
+    private static func makeProvider(variant: Int) -> Provider<CountedTarget> {
+        let logging = LoggingPlugin(logger: Logger(label: "count", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let metrics = MetricsPlugin(factory: NOOPMetricsHandler.instance)
+        let tracing = TracingPlugin(tracer: NoOpTracer())
+        let base: [any PluginType] = [SilentPlugin(), SilentPlugin()]
+        let (plugins, interceptor): ([any PluginType], (any RequestInterceptor)?) =
+            switch variant {
+            case 1: (base + [logging], nil)
+            case 2: (base + [metrics], nil)
+            case 3: (base + [tracing], tracing)
+            case 4: (base + [logging, metrics, tracing], tracing)
+            default: (base, nil)
+            }
+        return Provider(stubClosure: Provider.immediatelyStub, plugins: plugins, interceptor: interceptor)
+    }
+}
+
+/// The stubbed target: a `GET` answered with a 2-byte sample.
+struct CountedTarget: TargetType {
+    var baseURL: URL { URL(string: "https://bench.invalid")! }
+    var path: String { "/item" }
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+    var validationType: ValidationType { .successCodes }
+    var sampleData: Data { Data("{}".utf8) }
+}
+
+/// A plugin with every hook left to its default.
+struct SilentPlugin: PluginType {}
