@@ -206,6 +206,16 @@ extension MyAPI: AccessTokenAuthorizable {
     _ = metrics
 }
 
+// ObservingPlugin.swift#1
+@Sendable func observingPluginExample1() async throws {
+    struct RequestCounter: ObservingPlugin {
+        let count: @Sendable (String) -> Void
+        func willSend(_ request: PreparedRequest, target: any TargetType) {
+            count(request.request.httpMethod ?? "GET")
+        }
+    }
+}
+
 // PluginType.swift#1
 @Sendable func pluginTypeExample1() async throws {
     struct UserAgentPlugin: PluginType {

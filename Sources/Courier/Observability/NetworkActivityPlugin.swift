@@ -16,7 +16,7 @@ public enum NetworkActivityChangeType: Sendable, Hashable {
 ///     Task { @MainActor in indicator.update(change) }
 /// }
 /// ```
-public struct NetworkActivityPlugin: PluginType {
+public struct NetworkActivityPlugin: ObservingPlugin {
     private let networkActivityClosure: @Sendable (NetworkActivityChangeType, any TargetType) -> Void
     private let active = Locked<Set<RequestID>>([])
 

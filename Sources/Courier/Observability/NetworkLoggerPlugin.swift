@@ -25,7 +25,7 @@ import Foundation
 /// ```swift
 /// NetworkLoggerPlugin(configuration: .init(output: { _, entries in entries.forEach { logger.info("\($0)") } }))
 /// ```
-public struct NetworkLoggerPlugin: PluginType {
+public struct NetworkLoggerPlugin: ObservingPlugin {
     /// What is logged, how, and where.
     public let configuration: Configuration
     private let starts = Locked<[RequestID: Date]>([:])

@@ -7,7 +7,7 @@
 ///     for attempt in metrics.attempts where attempt.failure != nil { failures.increment() }
 /// }
 /// ```
-public struct NetworkMetricsPlugin: PluginType {
+public struct NetworkMetricsPlugin: ObservingPlugin {
     private let handler: @Sendable (RequestMetrics, Result<Response, CourierError>, any TargetType) -> Void
 
     /// Creates the plugin.

@@ -20,7 +20,9 @@ import Foundation
 /// }
 /// ```
 /// Hooks may run on any thread. `prepare` may be `async` and may throw: a thrown error fails the
-/// attempt with ``CourierError/preparation(_:request:)``, which the retrier may retry.
+/// attempt with ``CourierError/preparation(_:request:)``, which the retrier may retry. A plugin
+/// that only watches can conform to ``ObservingPlugin`` instead, and is spared the calls to
+/// `prepare` and `process`.
 public protocol PluginType: Sendable {
     /// Changes the request before it is sent; called once per attempt, each plugin receiving the
     /// previous one's output. Every attempt starts again from the request the provider built.

@@ -81,7 +81,7 @@ extension Provider {
         let target = setup.target
         var request = setup.base
         do {
-            for plugin in plugins {
+            for plugin in transformingPlugins {
                 request = try await plugin.prepare(request, target: target)
             }
         } catch {

@@ -25,7 +25,7 @@ extension Provider {
             outcome = await exchange(target, endpoint, progress, streaming: streaming)
         }
         var result = outcome
-        for plugin in plugins {
+        for plugin in transformingPlugins {
             result = await plugin.process(result, target: target)
         }
         return result

@@ -44,6 +44,8 @@ public final class Provider<Target: TargetType>: Sendable {
     public let transport: any Transport
     /// The plugins, called in this order.
     public let plugins: [any PluginType]
+    /// The plugins whose `prepare` and `process` are called: all but the ``ObservingPlugin``s.
+    let transformingPlugins: [any PluginType]
     /// Adapts each attempt and decides retries, if any.
     public let interceptor: (any RequestInterceptor)?
     /// Whether a request identical to one in flight joins it instead of being sent again.
@@ -95,6 +97,7 @@ public final class Provider<Target: TargetType>: Sendable {
         self.callbackQueue = callbackQueue
         self.transport = transport
         self.plugins = plugins
+        self.transformingPlugins = plugins.filter { !($0 is any ObservingPlugin) }
         self.interceptor = interceptor
         self.trackInflights = trackInflights
     }

@@ -27,7 +27,7 @@ import Logging
 ///
 /// The caller's metadata comes through the logger's own metadata and metadata provider, or a
 /// logger bound for one operation with ``withLogger(_:operation:)``.
-public struct LoggingPlugin: PluginType {
+public struct LoggingPlugin: ObservingPlugin {
     /// The logger used when no task-bound logger is set.
     public let logger: Logger
     /// What to hide in URLs.

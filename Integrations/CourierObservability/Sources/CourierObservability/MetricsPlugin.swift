@@ -27,7 +27,7 @@ import Metrics
 /// and `error.type` (``RequestLabels/errorType(_:)``). Never a URL, an identifier or a parameter
 /// value. The two OpenTelemetry names (`http.client.request.duration`, the body sizes) follow its
 /// HTTP client conventions; the others have no OpenTelemetry counterpart and are Courier's.
-public struct MetricsPlugin: PluginType {
+public struct MetricsPlugin: ObservingPlugin {
     private let handles: MetricHandles
     /// Whether the factory is swift-metrics' `NOOPMetricsHandler` (what `MetricsSystem` has until
     /// a backend is bootstrapped): then the plugin records nothing at all.

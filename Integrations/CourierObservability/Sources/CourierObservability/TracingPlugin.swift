@@ -27,7 +27,7 @@ import Tracing
 /// target (``RequestLabels/target(_:)``), parent of its attempts and child of the task's current
 /// context, so retries, redirects followed inside an attempt and refreshes stay under one
 /// operation. A cancelled request ends its spans with `error.type` `cancelled`.
-public final class TracingPlugin: PluginType, RequestInterceptor, @unchecked Sendable {
+public final class TracingPlugin: ObservingPlugin, RequestInterceptor, @unchecked Sendable {
     // @unchecked Sendable: `open` is read and written only while holding `lock`; `tracer` and
     // `redaction` are immutable and Sendable.
     private let tracer: any Tracer
