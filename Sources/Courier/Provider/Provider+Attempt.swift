@@ -50,7 +50,6 @@ struct AttemptSetup: Sendable {
 
 extension Provider {
     /// One attempt, with its duration, status and sizes.
-    // Inlined: each async call a request passes through costs a frame and an executor check.
     @inline(__always)
     func measuredAttempt(
         _ number: Int, _ setup: AttemptSetup
@@ -75,7 +74,6 @@ extension Provider {
     }
 
     /// One attempt: prepare → willSend → adapt → willTransmit → transport → validation.
-    // Inlined: each async call a request passes through costs a frame and an executor check.
     @inline(__always)
     private func attempt(_ attempt: Int, _ setup: AttemptSetup) async -> Result<Response, AttemptFailure> {
         let target = setup.target
@@ -160,7 +158,6 @@ extension Provider {
 
     /// The interceptor's `adapt`, then the checks every request must pass before it is sent
     /// (``HeaderFieldRules``): the last point before the transport.
-    // Inlined: each async call a request passes through costs a frame and an executor check.
     @inline(__always)
     private func adapt(
         _ request: URLRequest, context: RequestContext, transport: any Transport

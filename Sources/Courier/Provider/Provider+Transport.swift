@@ -8,7 +8,6 @@ import Foundation
 /// ``TransportCapabilities``), so that every transport behaves the same to the pipeline.
 extension Provider {
     /// Sends `request`, enforcing its timeout when the transport does not.
-    // Inlined: each async call a request passes through costs a frame and an executor check.
     @inline(__always)
     static func send(_ request: TransportRequest, on transport: any Transport) async throws -> TransportResponse {
         try await transport.sendWithinTimeout(request)
@@ -52,7 +51,6 @@ extension Transport {
     /// Sends `request`, enforcing ``TransportRequest/timeout`` when this transport does not
     /// declare ``TransportCapabilities/timeouts``: the provider's rule, which CourierTesting's
     /// conformance suite applies too.
-    // Inlined: each async call a request passes through costs a frame and an executor check.
     @inline(__always)
     package func sendWithinTimeout(_ request: TransportRequest) async throws -> TransportResponse {
         guard let timeout = request.timeout, !capabilities.contains(.timeouts) else { return try await send(request) }

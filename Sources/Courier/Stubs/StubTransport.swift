@@ -31,7 +31,6 @@ package struct StubTransport: Transport {
     }
 
     /// The whole response of `sample`.
-    // Inlined: each async call a request passes through costs a frame and an executor check.
     @inline(__always)
     private func answer(
         _ sample: EndpointSampleResponse, to request: TransportRequest, clock: inout StubClock
@@ -138,7 +137,6 @@ private struct StubClock {
         remaining = timeout
     }
 
-    // Inlined: each async call a request passes through costs a frame and an executor check.
     @inline(__always)
     mutating func wait(_ seconds: TimeInterval) async throws {
         // An immediate stub only checks for cancellation: no suspension point, no task switch.

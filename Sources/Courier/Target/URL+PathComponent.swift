@@ -30,17 +30,9 @@ extension URL {
         let tailStart = tail.first == slash ? 1 : 0
         let count = headCount + 1 + tail.count - tailStart
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
-            var index = buffer.startIndex
-            for byte in head[..<headCount] {
-                buffer.initializeElement(at: index, to: byte)
-                index += 1
-            }
-            buffer.initializeElement(at: index, to: slash)
-            index += 1
-            for byte in tail[tailStart...] {
-                buffer.initializeElement(at: index, to: byte)
-                index += 1
-            }
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[..<headCount]).initialize(from: head[..<headCount])
+            buffer[headCount] = slash
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[(headCount + 1)...]).initialize(from: tail[tailStart...])
             return String(decoding: UnsafeBufferPointer(buffer), as: UTF8.self)
         }
     }
