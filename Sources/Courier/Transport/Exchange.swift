@@ -27,6 +27,8 @@ final class Exchange: Sendable {
         var mustResend = false
         /// Set when the caller's wait ended early (cancelled, timed out): nothing reaches it after.
         var abandoned = false
+        /// The task's identifier in its session, once it has one.
+        var taskIdentifier: Int?
     }
 
     /// The timeout's timer source.
@@ -53,11 +55,15 @@ final class Exchange: Sendable {
     private let streamedBody: StreamedBody?
     /// Where the body goes as it arrives, for a streamed response.
     private let bodyWriter: TransportBody.Writer?
+    /// Whether the task ends in a completion handler (``complete(data:response:error:)``) rather
+    /// than in the session delegate.
+    private let endsInHandler: Bool
 
     init(
         progress: (@Sendable (TransferProgress) -> Void)?, sink: DownloadFile?, temporaryBody: URL?,
-        streamedBody: StreamedBody?, bodyWriter: TransportBody.Writer? = nil
+        streamedBody: StreamedBody?, bodyWriter: TransportBody.Writer? = nil, endsInHandler: Bool = false
     ) {
+        self.endsInHandler = endsInHandler
         self.progress = progress
         self.sink = sink
         self.temporaryBody = temporaryBody
@@ -171,14 +177,25 @@ final class Exchange: Sendable {
         }
     }
 
+    /// The identifier of the exchange's task in its session, recorded before the task starts.
+    var taskIdentifier: Int? {
+        get { state.withLock { $0.taskIdentifier } }
+        set { state.withLock { $0.taskIdentifier = newValue } }
+    }
+
+    /// The body's length as the head announces it: `nil` when unknown, or when the body arrives
+    /// decompressed (then its `Content-Length` is not the total).
+    private static func expectedLength(of response: URLResponse, _ http: HTTPURLResponse?) -> Int64? {
+        let length = response.expectedContentLength
+        return length > 0 && http?.value(forHTTPHeaderField: "Content-Encoding") == nil ? length : nil
+    }
+
     /// Records the response and lets the transfer go on, unless the exchange is already cancelled.
     func receive(_ response: URLResponse, disposition: @Sendable (URLSession.ResponseDisposition) -> Void) {
         let http = response as? HTTPURLResponse
         // Interim 1xx responses (100 Continue) are not the answer; wait for the final one.
         let final = http.map { $0.statusCode >= 200 || $0.statusCode == 101 } ?? false
-        let length = response.expectedContentLength
-        // A compressed body arrives decompressed, so its Content-Length is not the total.
-        let expected = length > 0 && http?.value(forHTTPHeaderField: "Content-Encoding") == nil ? length : nil
+        let expected = Self.expectedLength(of: response, http)
         var head: CheckedContinuation<TransportResponse, any Error>?
         let proceed = state.withLock { state in
             guard !state.cancelRequested && !state.timedOut && !state.mustResend else { return false }
@@ -242,6 +259,24 @@ final class Exchange: Sendable {
         }
     }
 
+    /// The end of a task URLSession ran with a completion handler (see
+    /// ``URLSessionTransport``'s completion route): records the response and body as
+    /// ``receive(_:disposition:)`` and ``receive(_:)`` would have, then completes as
+    /// ``complete(with:response:)`` does.
+    func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
+        if let response, let http = response as? HTTPURLResponse {
+            let expected = Self.expectedLength(of: response, http)
+            state.withLock { state in
+                guard !state.abandoned && !state.mustResend else { return }
+                state.response = http
+                state.body = data ?? Data()
+                state.receivedBytes = Int64(state.body.count)
+                state.expectedBytes = expected
+            }
+        }
+        complete(with: error, response: response)
+    }
+
     /// Resumes the continuation with the outcome of the task, deletes what must not outlive it;
     /// later calls do nothing.
     func complete(with error: (any Error)?, response taskResponse: URLResponse?) {
@@ -291,6 +326,10 @@ final class Exchange: Sendable {
             // cancelled; unless the caller cancelled, the answer is the 401 that carried the
             // challenge, with the body URLSession delivered before it.
             if state.challengeDeclined && !state.cancelRequested {
+                // A task ended by a completion handler gets neither the 401 nor its body once its
+                // challenge is declined (FoundationNetworking): the transport asks again on the
+                // delegate route, which receives both.
+                if endsInHandler { return .failure(ChallengeAnswerLost()) }
                 guard let challenged = state.challengeResponse else {
                     // A challenge without a 401 to return is a failure, never a cancellation.
                     return .failure(
@@ -316,3 +355,7 @@ final class Exchange: Sendable {
 /// The exchange ended because its body could not be rewound for a resend (see
 /// ``Exchange/cannotRewind()``): the transport sends the request again.
 struct ResendNeeded: Error {}
+
+/// A task ended by a completion handler met an HTTP challenge, which Courier declines on Linux,
+/// and lost the 401 that carried it: the transport sends the request again on the delegate route.
+struct ChallengeAnswerLost: Error {}

@@ -20,7 +20,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private static let serverTrust = "NSURLAuthenticationMethodServerTrust"
 
     func register(_ exchange: Exchange, for task: URLSessionTask) {
+        exchange.taskIdentifier = task.taskIdentifier
         exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    }
+
+    /// Forgets the exchange of a task that URLSession ran with a completion handler: such a task
+    /// ends in its handler, and the delegate hears nothing of its completion.
+    func unregister(_ exchange: Exchange) {
+        guard let identifier = exchange.taskIdentifier else { return }
+        exchanges.withLock { _ = $0.removeValue(forKey: identifier) }
     }
 
     private func exchange(for task: URLSessionTask) -> Exchange? {
