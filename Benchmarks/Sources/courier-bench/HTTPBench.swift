@@ -16,7 +16,12 @@ struct HTTPTarget: TargetType {
     var validationType: ValidationType { .successCodes }
 }
 
-/// One GET, by Courier or by raw URLSession `data(for:)`, both on an ephemeral session.
+/// One GET, by Courier or by raw URLSession `data(for:)`.
+///
+/// `raw` runs on Courier's own session configuration (`URLSessionTransport.defaultConfiguration`:
+/// ephemeral, no URL cache), the fair baseline; `raw-default` on `.default`, whose URL cache costs
+/// it about 15% sequentially here; `raw-completion` and `raw-delegate` on Courier's configuration
+/// through URLSession's completion-handler and delegate paths.
 struct Client: Sendable {
     private let provider: Provider<HTTPTarget>?
     private let session: URLSession?
@@ -28,9 +33,14 @@ struct Client: Sendable {
         delegate = variant == "raw-delegate" ? RawVariants.Delegate() : nil
         switch variant {
         case "courier": (provider, session) = (Provider<HTTPTarget>(), nil)
-        case "raw", "raw-completion": (provider, session) = (nil, URLSession(configuration: .ephemeral))
+        case "raw", "raw-completion":
+            (provider, session) = (nil, URLSession(configuration: URLSessionTransport.defaultConfiguration))
+        case "raw-default": (provider, session) = (nil, URLSession(configuration: .default))
         case "raw-delegate":
-            (provider, session) = (nil, URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil))
+            let configuration = URLSessionTransport.defaultConfiguration
+            (provider, session) = (
+                nil, URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+            )
         default: throw BenchError.unknown("http", variant)
         }
     }
@@ -49,24 +59,36 @@ struct Client: Sendable {
     }
 }
 
-/// (b) sequential and (c) concurrent small GETs.
+/// (b) sequential and (c) concurrent small GETs, and sequential 1 MiB GETs.
 enum HTTPBench {
     static func sequential(_ variant: String, _ baseURL: URL, count: Int) async throws -> [String: Double] {
+        try await sequential(variant, baseURL, path: "small.json", size: 203, count: count)
+    }
+
+    /// `count` GETs of the 1 MiB file, one after another.
+    static func sequentialMebibyte(_ variant: String, _ baseURL: URL, count: Int) async throws -> [String: Double] {
+        try await sequential(variant, baseURL, path: "medium.bin", size: 1 << 20, count: count)
+    }
+
+    private static func sequential(
+        _ variant: String, _ baseURL: URL, path: String, size: Int, count: Int
+    ) async throws -> [String: Double] {
         let client = try Client(variant)
-        for _ in 0..<100 { _ = try await client.get(baseURL, "small.json") }
+        for _ in 0..<min(100, count) { _ = try await client.get(baseURL, path) }
         var latencies: [Double] = []
         latencies.reserveCapacity(count)
-        let start = now()
+        let (start, cpu) = (now(), cpuSeconds())
         for _ in 0..<count {
             let begin = now()
-            let data = try await client.get(baseURL, "small.json")
+            let data = try await client.get(baseURL, path)
             latencies.append(now() - begin)
-            guard data.count == 203 else { throw BenchError.failed("body of \(data.count) bytes") }
+            guard data.count == size else { throw BenchError.failed("body of \(data.count) bytes") }
         }
         let elapsed = now() - start
         latencies.sort()
         return [
             "requests_per_second": Double(count) / elapsed,
+            "cpu_us_per_request": (cpuSeconds() - cpu) / Double(count) * 1e6,
             "p50_ms": latencies[count / 2] * 1000,
             "p99_ms": latencies[min(count - 1, count * 99 / 100)] * 1000,
         ]
@@ -75,7 +97,7 @@ enum HTTPBench {
     static func concurrent(_ variant: String, _ baseURL: URL, count: Int, width: Int) async throws -> [String: Double] {
         let client = try Client(variant)
         for _ in 0..<100 { _ = try await client.get(baseURL, "small.json") }
-        let start = now()
+        let (start, cpu) = (now(), cpuSeconds())
         try await withThrowingTaskGroup(of: Void.self) { group in
             var started = 0
             while started < min(width, count) {
@@ -89,7 +111,10 @@ enum HTTPBench {
                 }
             }
         }
-        return ["requests_per_second": Double(count) / (now() - start)]
+        return [
+            "requests_per_second": Double(count) / (now() - start),
+            "cpu_us_per_request": (cpuSeconds() - cpu) / Double(count) * 1e6,
+        ]
     }
 }
 

@@ -22,6 +22,8 @@ enum Measurement {
         case ("stub", "pipeline"): figures = try await StubBench.pipelineOnly(count: count ?? 20_000)
         case ("stub", "decode"): figures = try StubBench.decodeOnly(count: count ?? 20_000)
         case ("sequential", _): figures = try await HTTPBench.sequential(variant, baseURL, count: count ?? 2_000)
+        case ("sequential-1mib", _):
+            figures = try await HTTPBench.sequentialMebibyte(variant, baseURL, count: count ?? 200)
         case ("concurrent", _):
             figures = try await HTTPBench.concurrent(variant, baseURL, count: count ?? 10_000, width: 32)
         case ("large-memory", _): figures = try await LargeBench.inMemory(variant, baseURL)
@@ -67,6 +69,22 @@ enum Memory {
             return peakMiB
         #endif
     }
+}
+
+/// `RUSAGE_SELF`, typed as this platform's `getrusage` takes it (an enum case on Glibc).
+#if canImport(Glibc)
+    private let rusageSelf = __rusage_who_t(RUSAGE_SELF.rawValue)
+#else
+    private let rusageSelf = RUSAGE_SELF
+#endif
+
+/// The CPU time this process has used, user and system, in seconds.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(rusageSelf, &usage)
+    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    return user + system
 }
 
 /// A monotonic clock in seconds.
