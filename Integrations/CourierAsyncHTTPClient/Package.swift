@@ -66,6 +66,16 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // The same small GETs for callgrind: instructions per request, Courier against raw.
+        .executableTarget(
+            name: "courier-ahc-count",
+            dependencies: [
+                "CourierAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "CourierAsyncHTTPClientTests",
             dependencies: [

@@ -48,12 +48,13 @@ struct AsyncHTTPClientEngine: Transport {
     private func execute(
         _ request: TransportRequest, deadline: ExchangeDeadline
     ) async throws -> HTTPClientResponse {
-        guard let url = request.urlRequest.url else {
+        let urlRequest = request.urlRequest
+        guard let url = urlRequest.url else {
             throw TransportFailure(kind: .badURL, underlyingError: URLError(.badURL))
         }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        for field in request.headerFields {
+        outgoing.method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
+        for field in HeaderFields(urlRequest.allHTTPHeaderFields ?? [:]) {
             outgoing.headers.add(name: field.name, value: field.value)
         }
         outgoing.body = try Upload(request).body

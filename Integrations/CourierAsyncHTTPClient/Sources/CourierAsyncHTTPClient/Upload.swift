@@ -10,7 +10,7 @@ import NIOFoundationCompat
 
 /// A request body as AsyncHTTPClient takes it, read from its source as it is sent (a file or a
 /// form is never loaded whole, nor copied), with upload progress.
-final class Upload: Sendable {
+struct Upload: Sendable {
     /// The body, or `nil` for none.
     let body: HTTPClientRequest.Body?
 

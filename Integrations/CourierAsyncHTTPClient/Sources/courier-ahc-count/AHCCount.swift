@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import Dispatch
+import Foundation
+import NIOCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `courier-ahc-count <courier|raw> <requests> <base-url>`: sends that many small GETs of
+/// `<base-url>/small.json`, one after another, through a `Provider` on `AsyncHTTPClientTransport`
+/// or through raw `HTTPClient.execute` on the same client, for `valgrind --tool=callgrind`, whose
+/// instruction counts are stable on a noisy machine where request rates are not. Run at two
+/// request counts, the difference per request is each path's cost on this process's threads
+/// (the pipeline, AsyncHTTPClient and SwiftNIO; the server's work is in its own process).
+///
+/// `main` is synchronous on purpose: valgrind stops in `sigsuspend` on an async `main`. The
+/// requests run in a detached task, which `main` waits for on a semaphore.
+@main
+struct AHCCount {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments.count == 3, let requests = Int(arguments[1]), let baseURL = URL(string: arguments[2]) else {
+            FileHandle.standardError.write(Data("usage: courier-ahc-count <courier|raw> <requests> <base-url>\n".utf8))
+            exit(2)
+        }
+        let variant = arguments[0]
+        let done = DispatchSemaphore(value: 0)
+        let failure = FailureMessage()
+        Task.detached {
+            do {
+                try await run(variant, requests: requests, baseURL: baseURL)
+            } catch {
+                failure.record("\(error)")
+            }
+            done.signal()
+        }
+        done.wait()
+        if let message = failure.message {
+            FileHandle.standardError.write(Data("courier-ahc-count: \(message)\n".utf8))
+            exit(1)
+        }
+    }
+
+    private static func run(_ variant: String, requests: Int, baseURL: URL) async throws {
+        let get: @Sendable () async throws -> Int
+        switch variant {
+        case "courier":
+            let provider = Provider<CountedTarget>(transport: AsyncHTTPClientTransport())
+            let target = CountedTarget(baseURL: baseURL)
+            get = { try await provider.request(target).data.count }
+        case "raw":
+            let client = AsyncHTTPClientTransport.sharedClient
+            let url = baseURL.appendingPathComponent("small.json").absoluteString
+            get = {
+                let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+                return try await response.body.collect(upTo: 1 << 20).readableBytes
+            }
+        default:
+            throw CountFailure(description: "unknown variant \(variant)")
+        }
+        for _ in 0..<requests {
+            let count = try await get()
+            guard count == 203 else { throw CountFailure(description: "a body of \(count) bytes") }
+        }
+    }
+}
+
+/// A GET of `small.json`.
+struct CountedTarget: TargetType {
+    let baseURL: URL
+    var path: String { "small.json" }
+    var method: Courier.HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+    var validationType: ValidationType { .successCodes }
+}
+
+/// Why the run failed.
+struct CountFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The failure of the detached task, read by `main` once the semaphore is signalled.
+// @unchecked Sendable: `message` is written once by the task before it signals the semaphore
+// and read by `main` only after waiting on it; the semaphore orders the two.
+final class FailureMessage: @unchecked Sendable {
+    private(set) var message: String?
+
+    func record(_ text: String) {
+        message = text
+    }
+}
