@@ -17,7 +17,9 @@ import Foundation
 /// one delegate call per chunk (on Linux each is a hop onto the delegate queue: a 1 MiB GET cost
 /// 1.39× raw URLSession's CPU that way, 1.05× this way). On Linux such a task loses the 401 of a
 /// challenge Courier declines (see below), so that one request is sent again on the delegate
-/// route, and the origin's later requests take it directly.
+/// route, and the origin's later requests take it directly. FoundationNetworking buffers such a
+/// body itself, peaking at about twice its size (as `data(for:)` does); a large body belongs in a
+/// download destination or a stream.
 ///
 /// Authentication challenges get the system's default handling on Apple platforms (a stored
 /// credential if there is one, otherwise the 401 and its body). On Linux, where that default
