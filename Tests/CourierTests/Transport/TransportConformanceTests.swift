@@ -23,6 +23,41 @@ extension TemporaryFilesSuite {
                 try await Self.suite.check(testCase)
             }
         }
+
+        /// Requests that need nothing per chunk take URLSession's completion-handler route; with a
+        /// progress observer, every request takes the delegate route, which must conform as well.
+        static let delegateRoute = TransportConformance { ProgressObserving(base: URLSessionTransport()) }
+
+        @Test("URLSessionTransport conforms on its delegate route", arguments: TransportConformance.Case.allCases)
+        func urlSessionDelegateRoute(_ testCase: TransportConformance.Case) async throws {
+            if let reason = Self.delegateRoute.exception(for: testCase) {
+                await withKnownIssue(Comment(rawValue: reason)) { try await Self.delegateRoute.check(testCase) }
+            } else {
+                try await Self.delegateRoute.check(testCase)
+            }
+        }
+    }
+}
+
+/// A transport that asks for progress on every request, which sends it through
+/// `URLSessionTransport`'s delegate route.
+struct ProgressObserving: Transport {
+    let base: URLSessionTransport
+
+    var capabilities: TransportCapabilities { base.capabilities }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await base.send(observed(request))
+    }
+
+    func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        try await base.stream(observed(request))
+    }
+
+    private func observed(_ request: TransportRequest) -> TransportRequest {
+        var observed = request
+        if observed.progress == nil { observed.progress = { _ in } }
+        return observed
     }
 }
 
