@@ -90,19 +90,20 @@ for name, figure, a, b, target, unit in plan:
         row["over_baseline_us"] = summary([sa[r] - sb[r] for r in sa if r in sb])
     table.append(row)
 
-header = f"{'measurement':<16}{'figure':<28}{'Courier median [range]':<28}{'baseline median [range]':<28}{'Courier ÷ baseline':<20}target"
+header = f"{'measurement':<16}{'figure':<34}{'Courier median [range]':<28}{'baseline median [range]':<28}{'Courier ÷ baseline [range]':<34}target"
 print()
 print(f"Server: {server}; rounds: {rounds}; {'quick' if quick == '1' else 'full'} mode")
 print(header)
 print("-" * len(header))
 for row in table:
-    ratio = "n/a" if row["paired_ratio"] is None else f"{row['paired_ratio']['median']:.3f}×"
+    pr = row["paired_ratio"]
+    ratio = "n/a" if pr is None else f"{pr['median']:.3f}× [{pr['min']:.3f}–{pr['max']:.3f}]"
     if "over_baseline_us" in row:
         ratio += f" (+{row['over_baseline_us']['median']:.2f} µs)"
     label = row["figure"] + (f" ({row['courier_variant']})" if row["courier_variant"] not in (None, "courier") else "")
     if row["baseline_variant"] not in (None, "raw", "decode"):
         label += f" ÷ {row['baseline_variant']}"
-    print(f"{row['measurement']:<16}{label:<28}{fmt(row['courier']):<28}{fmt(row['baseline']):<28}{ratio:<20}{row['target']}")
+    print(f"{row['measurement']:<16}{label:<34}{fmt(row['courier']):<28}{fmt(row['baseline']):<28}{ratio:<34}{row['target']}")
 
 json.dump({"server": server, "rounds": int(rounds), "quick": quick == "1", "rows": table, "runs": runs},
           open(output_path, "w"), indent=2)
