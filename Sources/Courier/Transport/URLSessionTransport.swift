@@ -116,15 +116,18 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// One hop: the request, sent again when a kept-alive connection closed under it.
+    /// One hop: the request, sent again when a kept-alive connection closed under it, or on the
+    /// delegate route when the completion-handler route lost a declined challenge's 401.
     private func sendOnce(_ request: TransportRequest) async throws -> TransportResponse {
         var resends = 0
+        var viaDelegate = false
         while true {
             do {
-                return try await exchange(request)
+                return try await exchange(request, viaDelegate: viaDelegate)
             } catch is ChallengeAnswerLost {
+                // Asked again on the delegate route, which keeps the 401 and its body.
                 challengingOrigins.insert(request.urlRequest.url)
-                return try await exchange(request, viaDelegate: true)
+                viaDelegate = true
             } catch is ResendNeeded {
                 // The server closed a kept-alive connection before answering; URLSession would
                 // resend on a new connection but cannot rewind the body (see `Exchange.cannotRewind`).
@@ -172,7 +175,7 @@ public final class URLSessionTransport: Transport {
             sink?.delete()
             throw error
         }
-        // The cheaper route (see `completionRoute`) where nothing happens per chunk.
+        // The completion-handler route (see the type's documentation) when nothing happens per chunk.
         let endsInHandler =
             writer == nil && sink == nil && request.progress == nil && upload.isInMemory && !viaDelegate
             && !challengingOrigins.contains(request.urlRequest.url)
