@@ -1,8 +1,8 @@
 import Foundation
 
-/// A bounded set of origins (scheme, host and port), safe to share between tasks.
+/// A bounded set of ``Origin``s, safe to share between tasks.
 final class OriginSet: Sendable {
-    private let origins = Locked<Set<String>>([])
+    private let origins = Locked<Set<Origin>>([])
     /// The most origins remembered; past it the set starts again, so that a client of endlessly
     /// many hosts cannot grow it without bound.
     private let capacity: Int
@@ -11,24 +11,21 @@ final class OriginSet: Sendable {
         self.capacity = capacity
     }
 
-    /// Whether the origin of `url` is in the set.
-    func contains(_ url: URL?) -> Bool {
-        // Nearly always empty: a check that costs no parsing.
-        guard !origins.withLock({ $0.isEmpty }), let key = url.flatMap(Self.origin) else { return false }
-        return origins.withLock { $0.contains(key) }
+    /// Whether the origin of `url` is in the set. `url` is read only when the set is not empty,
+    /// which it nearly always is.
+    func contains(_ url: @autoclosure () -> URL?) -> Bool {
+        guard !origins.withLock({ $0.isEmpty }), let url = url() else { return false }
+        let origin = Origin(url)
+        return origins.withLock { $0.contains(origin) }
     }
 
     /// Adds the origin of `url`.
     func insert(_ url: URL?) {
-        guard let key = url.flatMap(Self.origin) else { return }
+        guard let url else { return }
+        let origin = Origin(url)
         origins.withLock { origins in
             if origins.count >= capacity { origins.removeAll() }
-            origins.insert(key)
+            origins.insert(origin)
         }
-    }
-
-    private static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        return "\(scheme)://\(host):\(url.port.map(String.init) ?? "")"
     }
 }

@@ -91,11 +91,6 @@ public struct RedirectPolicy: Sendable {
 
     private static func sameOrigin(_ first: URL?, _ second: URL?) -> Bool {
         guard let first, let second else { return false }
-        return first.scheme?.lowercased() == second.scheme?.lowercased()
-            && first.host?.lowercased() == second.host?.lowercased() && port(of: first) == port(of: second)
-    }
-
-    private static func port(of url: URL) -> Int? {
-        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+        return Origin(first) == Origin(second)
     }
 }
