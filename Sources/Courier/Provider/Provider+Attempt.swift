@@ -37,14 +37,15 @@ struct AttemptSetup: Sendable {
     let streaming: StreamHandoff?
     /// The provider, for a refresh that sends through it.
     let sender: any RequestSending
-    /// What the interceptor remembers about the request across its attempts.
-    let storage = RequestStorage()
+    /// What the interceptor remembers about the request across its attempts; made only for a
+    /// provider with an interceptor (a storage is three allocations and a lock, per request).
+    let storage: RequestStorage?
 
     /// The interceptor's context for attempt `number`.
     func context(attempt number: Int, response: Response? = nil) -> RequestContext {
         RequestContext(
-            target: target, attempt: number, response: response, requestID: requestID, storage: storage,
-            sender: sender)
+            target: target, attempt: number, response: response, requestID: requestID,
+            storage: storage ?? RequestStorage(), sender: sender)
     }
 }
 
@@ -93,7 +94,7 @@ extension Provider {
             plugin.willSend(prepared, target: target)
         }
 
-        switch await adapt(request, context: setup.context(attempt: attempt), transport: setup.transport) {
+        switch await adapt(request, attempt: attempt, setup: setup) {
         case .success(let adapted): request = adapted
         case .failure(let failure): return .failure(failure)
         }
@@ -160,12 +161,12 @@ extension Provider {
     /// (``HeaderFieldRules``): the last point before the transport.
     @inline(__always)
     private func adapt(
-        _ request: URLRequest, context: RequestContext, transport: any Transport
+        _ request: URLRequest, attempt: Int, setup: AttemptSetup
     ) async -> Result<URLRequest, AttemptFailure> {
         var adapted = request
         if let interceptor {
             do {
-                adapted = try await interceptor.adapt(request, context: context)
+                adapted = try await interceptor.adapt(request, context: setup.context(attempt: attempt))
             } catch {
                 return .failure(
                     AttemptFailure(error: Self.failure(error) { .adaptation($0, request: request) }, request: request))
@@ -174,7 +175,7 @@ extension Provider {
         if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled, request: adapted)) }
         do throws(RequestValidationError) {
             if let invalid = RequestValidationError.check(adapted) { throw invalid }
-            if let unsupported = TransportCapabilities.refusal(of: adapted, by: transport) { throw unsupported }
+            if let unsupported = TransportCapabilities.refusal(of: adapted, by: setup.transport) { throw unsupported }
             return .success(try HeaderFieldRules.checked(adapted))
         } catch {
             return .failure(AttemptFailure(error: .adaptation(error, request: adapted), request: adapted))

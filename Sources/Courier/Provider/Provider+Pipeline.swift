@@ -65,7 +65,7 @@ extension Provider {
                 requestID: id, target: target, validationType: target.validationType, base: request,
                 transport: transport, body: endpoint.task.transportBody,
                 destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts,
-                streaming: streaming, sender: self)
+                streaming: streaming, sender: self, storage: interceptor == nil ? nil : RequestStorage())
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):
             result = .failure(error)
