@@ -16,7 +16,8 @@ struct AsyncHTTPClientEngine: Transport {
     var capabilities: TransportCapabilities { .timeouts }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let deadline = ExchangeDeadline(request.timeout)
+        let deadline = ExchangeDeadline(request.timeout, on: client.eventLoopGroup.any())
+        defer { deadline.end() }
         do {
             return try await deadline.run {
                 let response = try await execute(request, deadline: deadline)
@@ -28,11 +29,12 @@ struct AsyncHTTPClientEngine: Transport {
     }
 
     func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-        let deadline = ExchangeDeadline(request.timeout)
+        let deadline = ExchangeDeadline(request.timeout, on: client.eventLoopGroup.any())
         let response: HTTPClientResponse
         do {
             response = try await deadline.run { try await execute(request, deadline: deadline) }
         } catch {
+            deadline.end()
             throw AsyncHTTPClientFailure.map(error)
         }
         let head = ResponseHead(response, request: request)

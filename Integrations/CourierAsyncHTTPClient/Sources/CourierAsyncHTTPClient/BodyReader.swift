@@ -26,6 +26,11 @@ final class BodyReader: @unchecked Sendable {
         self.deadline = deadline
     }
 
+    deinit {
+        // A consumer that stops early releases the reader: the exchange is over.
+        deadline.end()
+    }
+
     /// The next chunk, or `nil` at the end.
     func next() async throws -> Data? {
         guard var current = iterator else { return nil }
@@ -40,10 +45,12 @@ final class BodyReader: @unchecked Sendable {
             }
         } catch {
             iterator = nil
+            deadline.end()
             throw AsyncHTTPClientFailure.map(error, bodyCutShort: true)
         }
         guard let buffer else {
             iterator = nil
+            deadline.end()
             return nil
         }
         iterator = current
@@ -52,8 +59,9 @@ final class BodyReader: @unchecked Sendable {
     }
 }
 
-/// Carries an iterator into the deadline's child task and back.
-// @unchecked Sendable: the iterator moves to one child task and back, never used by two at once.
+/// Carries an iterator into the task the deadline runs a read in, and back.
+// @unchecked Sendable: the iterator moves to that task and back, never used by two at once
+// (`DeadlineTimer.run` awaits the task before it returns, even when it cancels it).
 private final class IteratorBox: @unchecked Sendable {
     var iterator: HTTPClientResponse.Body.AsyncIterator
 

@@ -9,9 +9,11 @@ import NIOCore
     import FoundationNetworking
 #endif
 
-/// `courier-ahc-count <courier|raw> <requests> <base-url>`: sends that many small GETs of
+/// `courier-ahc-count <variant> <requests> <base-url>`: sends that many small GETs of
 /// `<base-url>/small.json`, one after another, through a `Provider` on `AsyncHTTPClientTransport`
-/// or through raw `HTTPClient.execute` on the same client, for `valgrind --tool=callgrind`, whose
+/// (`courier`; `courier-timeout` with a 60 s timeout on each), through the transport alone
+/// (`transport`, without the pipeline) or through raw `HTTPClient.execute` on the same client
+/// (`raw`), for `valgrind --tool=callgrind`, whose
 /// instruction counts are stable on a noisy machine where request rates are not. Run at two
 /// request counts, the difference per request is each path's cost on this process's threads
 /// (the pipeline, AsyncHTTPClient and SwiftNIO; the server's work is in its own process).
@@ -23,7 +25,8 @@ struct AHCCount {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard arguments.count == 3, let requests = Int(arguments[1]), let baseURL = URL(string: arguments[2]) else {
-            FileHandle.standardError.write(Data("usage: courier-ahc-count <courier|raw> <requests> <base-url>\n".utf8))
+            let usage = "usage: courier-ahc-count <courier|courier-timeout|transport|raw> <requests> <base-url>\n"
+            FileHandle.standardError.write(Data(usage.utf8))
             exit(2)
         }
         let variant = arguments[0]
@@ -51,6 +54,20 @@ struct AHCCount {
             let provider = Provider<CountedTarget>(transport: AsyncHTTPClientTransport())
             let target = CountedTarget(baseURL: baseURL)
             get = { try await provider.request(target).data.count }
+        case "courier-timeout":
+            // Every request with a 60 s attempt limit, as many apps set.
+            let provider = Provider<CountedTarget>(
+                endpointClosure: {
+                    Provider.defaultEndpointMapping(for: $0).replacing(options: .init(timeoutInterval: 60))
+                }, transport: AsyncHTTPClientTransport())
+            let target = CountedTarget(baseURL: baseURL)
+            get = { try await provider.request(target).data.count }
+        case "transport":
+            // The transport alone, without the provider's pipeline: splits Courier's cost
+            // between the two.
+            let transport = AsyncHTTPClientTransport()
+            let request = URLRequest(url: baseURL.appendingPathComponent("small.json"))
+            get = { try await transport.send(TransportRequest(urlRequest: request)).data.count }
         case "raw":
             let client = AsyncHTTPClientTransport.sharedClient
             let url = baseURL.appendingPathComponent("small.json").absoluteString

@@ -37,6 +37,35 @@ extension SerializedSuite {
             #expect(rest == ["second", "third"])
         }
 
+        @Test("a streamed body that stalls ends with timedOut at the request's timeout, not the caller's task")
+        func stalledStreamTimesOut() async throws {
+            struct Stalled: TargetType {
+                let baseURL: URL
+                var path: String { "/stall" }
+                var method: HTTPMethod { .get }
+                var task: HTTPTask { .requestPlain }
+                var headers: [String: String]? { nil }
+                var timeoutInterval: TimeInterval? { 0.5 }
+            }
+            let server = try LoopbackServer { _ in
+                .raw([.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 18\r\n\r\nfirst\n".utf8)), .stall])
+            }
+            let provider = Provider<Stalled>(transport: AsyncHTTPClientTransport())
+            let start = Date()
+            let streamed = try await provider.stream(Stalled(baseURL: server.baseURL))
+            var lines: [String] = []
+            let error = await capture {
+                for try await line in streamed.lines { lines.append(line) }
+            }
+            let elapsed = Date().timeIntervalSince(start)
+
+            #expect(lines == ["first"])
+            #expect((error?.underlyingError as? TransportFailure)?.kind == .timedOut, "\(String(describing: error))")
+            #expect(elapsed >= 0.5 && elapsed < 5, "ended after \(elapsed) s")
+            // The timer cancels the read it interrupts, never the task that reads.
+            #expect(!Task.isCancelled)
+        }
+
         @Test("Server-Sent Events reconnect with Last-Event-ID, and 204 ends them")
         func events() async throws {
             let seen = NIOLockedValueBox<[String]>([])
