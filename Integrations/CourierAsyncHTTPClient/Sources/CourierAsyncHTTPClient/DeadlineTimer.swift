@@ -9,7 +9,7 @@ import NIOCore
 /// One timer for the whole exchange, instead of racing each part against a sleeping task in a
 /// task group, which cost two child tasks and a sleep per part (per chunk of a streamed body).
 /// With a 60 s timeout a small GET took 37,600 more instructions than without one that way, and
-/// takes 25,200 more this way (callgrind, `courier-ahc-count courier-timeout`): what remains is
+/// takes 26,700 more this way (callgrind, `courier-ahc-count courier-timeout`): what remains is
 /// the part's own task, which AsyncHTTPClient's API needs (only a task's cancellation ends a body
 /// read), and the timer.
 final class DeadlineTimer: Sendable {
