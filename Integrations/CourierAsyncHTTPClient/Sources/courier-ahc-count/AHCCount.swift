@@ -13,10 +13,10 @@ import NIOCore
 /// `<base-url>/small.json`, one after another, through a `Provider` on `AsyncHTTPClientTransport`
 /// (`courier`; `courier-timeout` with a 60 s timeout on each), through the transport alone
 /// (`transport`, without the pipeline) or through raw `HTTPClient.execute` on the same client
-/// (`raw`), for `valgrind --tool=callgrind`, whose
-/// instruction counts are stable on a noisy machine where request rates are not. Run at two
-/// request counts, the difference per request is each path's cost on this process's threads
-/// (the pipeline, AsyncHTTPClient and SwiftNIO; the server's work is in its own process).
+/// (`raw`), for `valgrind --tool=callgrind`, whose instruction counts are stable on a noisy
+/// machine where request rates are not. Run at two request counts, the difference per request is
+/// each path's cost on this process's threads (the pipeline, AsyncHTTPClient and SwiftNIO; the
+/// server's work is in its own process).
 ///
 /// `main` is synchronous on purpose: valgrind stops in `sigsuspend` on an async `main`. The
 /// requests run in a detached task, which `main` waits for on a semaphore.
