@@ -18,7 +18,8 @@ extension Endpoint {
         var request = URLRequest(url: requestURL)
         // GET is URLRequest's default; setting it anyway costs a method normalisation on Linux.
         if method != .get { request.httpMethod = method.rawValue }
-        request.allHTTPHeaderFields = httpHeaderFields.map(Self.mergingCase)
+        // A new request has no fields: setting none would only cost a write.
+        if let httpHeaderFields { request.allHTTPHeaderFields = Self.mergingCase(httpHeaderFields) }
         if let invalid = options.invalidTimeInterval { throw .requestBuilding(invalid) }
         // An infinite timeout goes on the request as it is: the transport clamps what reaches its engine.
         if let timeout = options.timeoutInterval { request.timeoutInterval = timeout }

@@ -185,7 +185,10 @@ public final class URLSessionTransport: Transport {
         // A reader that stops reading the body ends the transfer.
         writer?.onTermination = { exchange.cancel() }
         var urlRequest = request.urlRequest
-        urlRequest.timeoutInterval = Self.engineTimeout(urlRequest.timeoutInterval)
+        // Set only when it changes: a write copies the request on Linux, method normalisation
+        // (string comparisons) included, about 2,000 instructions.
+        let engineTimeout = Self.engineTimeout(urlRequest.timeoutInterval)
+        if engineTimeout != urlRequest.timeoutInterval { urlRequest.timeoutInterval = engineTimeout }
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 exchange.start(continuation)
