@@ -85,8 +85,10 @@ public struct RedirectingTransport: Transport {
             current.timeout = deadline.map { max(0.001, $0.remaining) }
             let answer = try await hop(current)
             // The status first: an engine's head becomes an HTTPURLResponse only for a redirect.
-            guard RedirectPolicy.redirectStatusCodes.contains(status(answer)), let http = head(answer),
-                let next = policy.nextRequest(after: http, for: current.urlRequest)
+            // Its range before the set: most answers are not redirects, and a set lookup hashes.
+            let code = status(answer)
+            guard (301...308).contains(code), RedirectPolicy.redirectStatusCodes.contains(code),
+                let http = head(answer), let next = policy.nextRequest(after: http, for: current.urlRequest)
             else { return answer }
             discard(answer)
             // A redirect that turned the request into a GET sends no body, whatever its source.
