@@ -39,20 +39,12 @@ extension SerializedSuite {
 
         @Test("a streamed body that stalls ends with timedOut at the request's timeout, not the caller's task")
         func stalledStreamTimesOut() async throws {
-            struct Stalled: TargetType {
-                let baseURL: URL
-                var path: String { "/stall" }
-                var method: HTTPMethod { .get }
-                var task: HTTPTask { .requestPlain }
-                var headers: [String: String]? { nil }
-                var timeoutInterval: TimeInterval? { 0.5 }
-            }
             let server = try LoopbackServer { _ in
                 .raw([.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 18\r\n\r\nfirst\n".utf8)), .stall])
             }
-            let provider = Provider<Stalled>(transport: AsyncHTTPClientTransport())
+            let provider = Provider<Limited>(transport: AsyncHTTPClientTransport())
             let start = Date()
-            let streamed = try await provider.stream(Stalled(baseURL: server.baseURL))
+            let streamed = try await provider.stream(Limited(server, "/stall", timeout: 0.5))
             var lines: [String] = []
             let error = await capture {
                 for try await line in streamed.lines { lines.append(line) }
@@ -64,6 +56,30 @@ extension SerializedSuite {
             #expect(elapsed >= 0.5 && elapsed < 5, "ended after \(elapsed) s")
             // The timer cancels the read it interrupts, never the task that reads.
             #expect(!Task.isCancelled)
+        }
+
+        @Test("within their timeout, requests and a body streamed in several chunks arrive whole")
+        func withinTimeout() async throws {
+            let server = try LoopbackServer { request in
+                guard request.path == "/lines" else { return .json(#"{"ok":true}"#) }
+                return .raw([
+                    .send(Data("HTTP/1.1 200 OK\r\nContent-Length: 18\r\n\r\nfirst\n".utf8)),
+                    .send(Data("second\n".utf8)), .send(Data("third".utf8)),
+                ])
+            }
+            let provider = Provider<Limited>(transport: AsyncHTTPClientTransport())
+            let start = Date()
+            for _ in 0..<20 {
+                let response = try await provider.request(Limited(server, "/item", timeout: 5))
+                #expect(response.data == Data(#"{"ok":true}"#.utf8))
+            }
+            let streamed = try await provider.stream(Limited(server, "/lines", timeout: 5))
+            var lines: [String] = []
+            for try await line in streamed.lines { lines.append(line) }
+
+            #expect(lines == ["first", "second", "third"])
+            // Each exchange ends when its answer does, not at its timeout.
+            #expect(Date().timeIntervalSince(start) < 5)
         }
 
         @Test("Server-Sent Events reconnect with Last-Event-ID, and 204 ends them")
@@ -116,5 +132,21 @@ extension SerializedSuite {
                     "p.didFinishStream completed",
                 ])
         }
+    }
+}
+
+/// A target with a timeout, for any path of a loopback server.
+private struct Limited: TargetType {
+    let baseURL: URL
+    let path: String
+    let timeoutInterval: TimeInterval?
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+
+    init(_ server: LoopbackServer, _ path: String, timeout: TimeInterval) {
+        baseURL = server.baseURL
+        self.path = path
+        timeoutInterval = timeout
     }
 }
