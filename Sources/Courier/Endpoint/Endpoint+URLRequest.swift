@@ -57,13 +57,34 @@ extension Endpoint {
     /// depend on the dictionary's order, which changes from launch to launch; now the spelling
     /// that sorts last wins, always.
     static func mergingCase(_ fields: [String: String]) -> [String: String] {
-        var names = Set<String>()
-        guard fields.keys.contains(where: { !names.insert($0.lowercased()).inserted }) else { return fields }
+        guard hasNameInTwoCases(fields) else { return fields }
         var merged: [String: (name: String, value: String)] = [:]
         for name in fields.keys.sorted() {
             merged[name.lowercased()] = (name, fields[name] ?? "")
         }
         return Dictionary(uniqueKeysWithValues: merged.values.map { ($0.name, $0.value) })
+    }
+
+    /// Whether two of the names of `fields` differ only in case. A few names (the usual case) are
+    /// compared pair by pair, without lowercased copies or hashing, their ASCII letters without
+    /// case (a name with other letters is not a token, and is refused before it is sent); many,
+    /// through a set of lowercased names.
+    private static func hasNameInTwoCases(_ fields: [String: String]) -> Bool {
+        let names = fields.keys
+        guard names.count <= 16 else {
+            var seen = Set<String>()
+            return names.contains { !seen.insert($0.lowercased()).inserted }
+        }
+        var first = names.startIndex
+        while first != names.endIndex {
+            var second = names.index(after: first)
+            while second != names.endIndex {
+                if names[first].equalsIgnoringASCIICase(names[second]) { return true }
+                second = names.index(after: second)
+            }
+            first = names.index(after: first)
+        }
+        return false
     }
 }
 

@@ -51,8 +51,9 @@ public struct HeaderFields: Sendable, Hashable, RandomAccessCollection, Expressi
     /// The fields of a Foundation header dictionary, sorted by name (a dictionary has no order).
     /// - Parameter dictionary: Names and values.
     public init(_ dictionary: [String: String]) {
-        fields = dictionary.sorted { $0.key.lowercased() < $1.key.lowercased() }
-            .map { Field(name: $0.key, value: $0.value) }
+        // Each name lowercased once, not twice per comparison.
+        fields = dictionary.map { (key: $0.key.lowercased(), field: Field(name: $0.key, value: $0.value)) }
+            .sorted { $0.key < $1.key }.map(\.field)
     }
 
     /// The header fields of a Foundation response.

@@ -114,6 +114,21 @@ struct HeaderFieldRulesTests {
         }
     }
 
+    @Test("framing fields are dropped in any case; other names of the same lengths are kept")
+    func framingInAnyCase() throws {
+        var request = URLRequest(url: URL(string: "https://api.example.com/items")!)
+        let dropped = ["CONTENT-LENGTH", "Transfer-encoding", "tE", "HOST", "Keep-Alive", "PROXY-Connection"]
+        // Names of the lengths of te, host, keep-alive, content-length and proxy-connection.
+        let kept = ["Tf", "Hoss", "Keep-Alivf", "Content-Lengti", "X-Request-ID-Xyz"]
+        for name in dropped + kept { request.setValue("1", forHTTPHeaderField: name) }
+
+        let checked = try HeaderFieldRules.checked(request)
+        let names = Set((checked.allHTTPHeaderFields ?? [:]).keys.map { $0.lowercased() })
+
+        #expect(names.isDisjoint(with: dropped.map { $0.lowercased() }))
+        #expect(names == Set(kept.map { $0.lowercased() }))
+    }
+
     @Test("tokens and values: the RFC 9110 table")
     func table() {
         #expect(HeaderFieldRules.isToken("X-Request-ID"))
