@@ -84,11 +84,12 @@ public struct HeaderFields: Sendable, Hashable, RandomAccessCollection, Expressi
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
-    /// The values of every field named `name` (in any case), in order.
+    /// The values of every field named `name` (its ASCII letters in any case, as HTTP compares
+    /// field names), in order.
     /// - Parameter name: A field name.
     /// - Returns: The values; empty when there is none.
     public func values(for name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
     }
 
     /// Adds a field after the others, keeping any field of the same name.
@@ -99,10 +100,10 @@ public struct HeaderFields: Sendable, Hashable, RandomAccessCollection, Expressi
         fields.append(Field(name: name, value: value))
     }
 
-    /// Removes every field named `name` (in any case).
+    /// Removes every field named `name` (its ASCII letters in any case).
     /// - Parameter name: A field name.
     public mutating func removeAll(named name: String) {
-        fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     /// The fields as a Foundation header dictionary: one entry per name (in the case it first

@@ -23,6 +23,15 @@ struct HeaderFieldsTests {
         #expect(fields.map(\.name) == ["Set-Cookie", "Content-Type", "set-cookie", "X-Trace"])
     }
 
+    @Test("only ASCII letters match without case: other bytes one bit apart, and different lengths, do not")
+    func onlyLettersFold() {
+        let odd: HeaderFields = ["X-[a]": "1", "X-@": "2", "X-Long": "3"]
+        #expect(odd.values(for: "x-[A]") == ["1"])
+        #expect(odd.values(for: "X-{a}").isEmpty)
+        #expect(odd.values(for: "X-`").isEmpty)
+        #expect(odd.values(for: "X-Lon").isEmpty)
+    }
+
     @Test("appending keeps earlier fields; removing takes every spelling")
     func editing() {
         var edited = fields
