@@ -98,23 +98,37 @@ enum HTTPBench {
         let client = try Client(variant)
         for _ in 0..<100 { _ = try await client.get(baseURL, "small.json") }
         let (start, cpu) = (now(), cpuSeconds())
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var started = 0
-            while started < min(width, count) {
-                group.addTask { _ = try await client.get(baseURL, "small.json") }
-                started += 1
-            }
-            while try await group.next() != nil {
-                if started < count {
-                    group.addTask { _ = try await client.get(baseURL, "small.json") }
-                    started += 1
-                }
-            }
-        }
+        try await inFlight(width, count: count, client, baseURL)
         return [
             "requests_per_second": Double(count) / (now() - start),
             "cpu_us_per_request": (cpuSeconds() - cpu) / Double(count) * 1e6,
         ]
+    }
+
+    /// Sends `count` GETs of `small.json` through `client`, `width` at a time (one after another
+    /// when `width` is 1), and checks each body's size.
+    static func inFlight(_ width: Int, count: Int, _ client: Client, _ baseURL: URL) async throws {
+        let get: @Sendable () async throws -> Void = {
+            let data = try await client.get(baseURL, "small.json")
+            guard data.count == 203 else { throw BenchError.failed("body of \(data.count) bytes") }
+        }
+        guard width > 1 else {
+            for _ in 0..<count { try await get() }
+            return
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var started = 0
+            while started < min(width, count) {
+                group.addTask(operation: get)
+                started += 1
+            }
+            while try await group.next() != nil {
+                if started < count {
+                    group.addTask(operation: get)
+                    started += 1
+                }
+            }
+        }
     }
 }
 

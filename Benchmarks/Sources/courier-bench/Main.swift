@@ -21,6 +21,13 @@ struct Main {
                 throw BenchError.usage
             }
             let count = arguments.count > 3 ? Int(arguments[3]) : nil
+            if let width = ["sequential-blocks": 1, "concurrent-blocks": 32][arguments[0]] {
+                // One process measures both variants: one line each.
+                let results = try await InterleavedBench.blocks(
+                    arguments[0], baseURL, count: count ?? 10_000, width: width)
+                for result in results { print(result.json) }
+                return
+            }
             let result = try await Measurement.run(
                 name: arguments[0], variant: arguments[1], baseURL: baseURL, count: count)
             print(result.json)

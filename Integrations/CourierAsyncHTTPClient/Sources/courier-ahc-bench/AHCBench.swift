@@ -26,6 +26,14 @@ enum AHCBench {
         let (name, variant) = (arguments[0], arguments[1])
         let count = arguments.count > 3 ? Int(arguments[3]) : nil
         do {
+            if let width = ["ahc-sequential-blocks": 1, "ahc-concurrent-blocks": 32][name] {
+                // One process measures both variants: one line each.
+                let results = try await Interleaved.blocks(baseURL, count: count ?? 10_000, width: width)
+                for (measured, figures) in results {
+                    try printLine(name: name, variant: measured, figures: figures)
+                }
+                return
+            }
             let figures: [String: Double]
             switch name {
             case "ahc-sequential": figures = try await Requests.sequential(variant, baseURL, count: count ?? 2_000)
@@ -34,9 +42,7 @@ enum AHCBench {
             case "ahc-multipart": figures = try await Transfers.multipart(variant, baseURL, mebibytes: count ?? 1_024)
             default: throw BenchFailure("unknown measurement \(name)")
             }
-            let object: [String: Any] = ["name": name, "variant": variant, "figures": figures]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            try printLine(name: name, variant: variant, figures: figures)
         } catch {
             FileHandle.standardError.write(Data("courier-ahc-bench: \(error)\n".utf8))
             exit(1)
@@ -45,6 +51,13 @@ enum AHCBench {
 }
 
 /// Why a measurement could not run.
+/// Prints one measurement's figures as a JSON line, which `Benchmarks/run` collects.
+func printLine(name: String, variant: String, figures: [String: Double]) throws {
+    let object: [String: Any] = ["name": name, "variant": variant, "figures": figures]
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}
+
 struct BenchFailure: Error, CustomStringConvertible {
     let description: String
 

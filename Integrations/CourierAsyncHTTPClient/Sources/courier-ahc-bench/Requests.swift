@@ -70,9 +70,26 @@ enum Requests {
         let getter = try Getter(variant)
         for _ in 0..<100 { _ = try await getter.get(baseURL, "small.json") }
         let (start, cpu) = (now(), cpuSeconds())
+        try await inFlight(32, count: count, getter, baseURL)
+        let elapsed = now() - start
+        return [
+            "requests_per_second": Double(count) / elapsed,
+            "cpu_us_per_request": (cpuSeconds() - cpu) / Double(count) * 1e6,
+        ]
+    }
+
+    /// Sends `count` GETs of `small.json` through `getter`, `width` at a time (one after another
+    /// when `width` is 1).
+    static func inFlight(_ width: Int, count: Int, _ getter: Getter, _ baseURL: URL) async throws {
+        guard width > 1 else {
+            for _ in 0..<count {
+                guard try await getter.get(baseURL, "small.json") == 203 else { throw BenchFailure("wrong body") }
+            }
+            return
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             var started = 0
-            while started < 32 && started < count {
+            while started < width && started < count {
                 group.addTask { _ = try await getter.get(baseURL, "small.json") }
                 started += 1
             }
@@ -83,14 +100,8 @@ enum Requests {
                 }
             }
         }
-        let elapsed = now() - start
-        return [
-            "requests_per_second": Double(count) / elapsed,
-            "cpu_us_per_request": (cpuSeconds() - cpu) / Double(count) * 1e6,
-        ]
     }
 
-    /// `RUSAGE_SELF`, typed as this platform's `getrusage` takes it (an enum case on Glibc).
     #if canImport(Glibc)
         private static let rusageSelf = __rusage_who_t(RUSAGE_SELF.rawValue)
     #else

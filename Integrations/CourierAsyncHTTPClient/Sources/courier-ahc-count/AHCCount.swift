@@ -13,8 +13,10 @@ import NIOCore
 /// `<base-url>/small.json`, one after another, through a `Provider` on `AsyncHTTPClientTransport`
 /// (`courier`; `courier-timeout` with a 60 s timeout on each), through the transport alone
 /// (`transport`, without the pipeline) or through raw `HTTPClient.execute` on the same client
-/// (`raw`), for `valgrind --tool=callgrind`, whose instruction counts are stable on a noisy
-/// machine where request rates are not. Run at two request counts, the difference per request is
+/// (`raw`; `raw-after-courier` after 20 requests through a provider, so that the Swift runtime's
+/// metadata caches hold Courier's types, as in the `courier` process), for
+/// `valgrind --tool=callgrind`, whose instruction counts are stable on a noisy machine where
+/// request rates are not. Run at two request counts, the difference per request is
 /// each path's cost on this process's threads (the pipeline, AsyncHTTPClient and SwiftNIO; the
 /// server's work is in its own process).
 ///
@@ -25,7 +27,8 @@ struct AHCCount {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard arguments.count == 3, let requests = Int(arguments[1]), let baseURL = URL(string: arguments[2]) else {
-            let usage = "usage: courier-ahc-count <courier|courier-timeout|transport|raw> <requests> <base-url>\n"
+            let variants = "courier|courier-timeout|transport|raw|raw-after-courier"
+            let usage = "usage: courier-ahc-count <\(variants)> <requests> <base-url>\n"
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)
         }
@@ -68,7 +71,14 @@ struct AHCCount {
             let transport = AsyncHTTPClientTransport()
             let request = URLRequest(url: baseURL.appendingPathComponent("small.json"))
             get = { try await transport.send(TransportRequest(urlRequest: request)).data.count }
-        case "raw":
+        case "raw", "raw-after-courier":
+            if variant == "raw-after-courier" {
+                // Courier's types instantiated first, as in the `courier` variant's process: the
+                // Swift runtime's metadata caches are then as full, and the raw requests pay for
+                // lookups into them what Courier's do.
+                let provider = Provider<CountedTarget>(transport: AsyncHTTPClientTransport())
+                for _ in 0..<20 { _ = try await provider.request(CountedTarget(baseURL: baseURL)) }
+            }
             let client = AsyncHTTPClientTransport.sharedClient
             let url = baseURL.appendingPathComponent("small.json").absoluteString
             get = {
