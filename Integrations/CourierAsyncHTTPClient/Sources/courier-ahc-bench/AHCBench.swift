@@ -50,7 +50,6 @@ enum AHCBench {
     }
 }
 
-/// Why a measurement could not run.
 /// Prints one measurement's figures as a JSON line, which `Benchmarks/run` collects.
 func printLine(name: String, variant: String, figures: [String: Double]) throws {
     let object: [String: Any] = ["name": name, "variant": variant, "figures": figures]
@@ -58,6 +57,7 @@ func printLine(name: String, variant: String, figures: [String: Double]) throws 
     print(String(decoding: data, as: UTF8.self))
 }
 
+/// Why a measurement could not run.
 struct BenchFailure: Error, CustomStringConvertible {
     let description: String
 

@@ -1,10 +1,11 @@
 import Foundation
 
 /// `ahc-sequential-blocks` and `ahc-concurrent-blocks`: Courier and raw AsyncHTTPClient, one
-/// request at a time or 32 in flight, in one process, in alternating blocks (Courier then raw, raw then Courier, and so on) on the same
-/// client and connection pool. Separate runs a second apart see this shared machine's load change
-/// between them; blocks of a fraction of a second, interleaved, see the same load, so their ratio
-/// measures the two paths rather than the moment. Each variant's figures are its blocks' totals.
+/// request at a time or 32 in flight, in one process, in alternating blocks (Courier then raw,
+/// raw then Courier, and so on) on the same client and connection pool. Separate runs a second
+/// apart see this shared machine's load change between them; blocks of a fraction of a second,
+/// interleaved, see the same load, so their ratio measures the two paths rather than the moment.
+/// Each variant's figures are its blocks' totals.
 enum Interleaved {
     private struct Tally {
         var seconds = 0.0

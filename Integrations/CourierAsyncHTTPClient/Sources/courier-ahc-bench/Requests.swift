@@ -102,6 +102,7 @@ enum Requests {
         }
     }
 
+    /// `RUSAGE_SELF`, typed as this platform's `getrusage` takes it (an enum case on Glibc).
     #if canImport(Glibc)
         private static let rusageSelf = __rusage_who_t(RUSAGE_SELF.rawValue)
     #else
