@@ -166,6 +166,13 @@ enum LargeBench {
             let session = URLSession(configuration: .ephemeral)
             _ = try await session.data(for: URLRequest(url: baseURL.appendingPathComponent("small.json")))
             download = { try await RawVariants.download(session, url, to: destination) }
+        case "raw-delegate":
+            // A delegate writing each chunk as it comes, on Courier's configuration.
+            let delegate = RawVariants.FileDelegate()
+            let session = URLSession(
+                configuration: URLSessionTransport.defaultConfiguration, delegate: delegate, delegateQueue: nil)
+            _ = try await session.data(for: URLRequest(url: baseURL.appendingPathComponent("small.json")))
+            download = { try await delegate.download(session, url, to: destination) }
         default: throw BenchError.unknown("large-file", variant)
         }
         let baseline = Memory.currentMiB

@@ -1,11 +1,17 @@
 import Foundation
 
-/// `sequential-blocks` and `concurrent-blocks`: Courier and raw `data(for:)` on Courier's
-/// configuration in one process, in alternating blocks (Courier then raw, raw then Courier, and so
-/// on). Separate runs a second apart see this shared machine's load change between them (a
-/// variant's rate moves by ±30% from run to run here); blocks of a fraction of a second,
-/// interleaved, see the same load, so their ratio measures the two paths rather than the moment.
-/// Each variant's figures are the totals of its blocks.
+/// `sequential-blocks` and `concurrent-blocks`: Courier, raw `data(for:)` and a raw
+/// completion-handler task, all on Courier's configuration, in one process, in interleaved blocks
+/// (each order of the three in turn). Separate runs a second apart see this shared machine's load
+/// change between them (a variant's rate moves by ±30% from run to run here); blocks of a fraction
+/// of a second, interleaved, see the same load, so their ratios measure the paths rather than the
+/// moment. Each variant's figures are the totals of its blocks.
+///
+/// The completion-handler task is the cheapest route FoundationNetworking 6.3 gives a caller that
+/// must be able to cancel: `data(for:)` resumes its caller straight from URLSession's work queue
+/// (an internal flag no public API sets), where every public route first hops onto the session's
+/// delegate queue. So `courier ÷ raw-completion` is Courier's own cost, and
+/// `raw-completion ÷ raw` FoundationNetworking's hop (Benchmarks/README).
 enum InterleavedBench {
     private struct Tally {
         var seconds = 0.0
@@ -20,20 +26,25 @@ enum InterleavedBench {
         }
     }
 
+    /// The variants, in the order of their results.
+    static let variants = ["courier", "raw", "raw-completion"]
+    /// Every order of the three variants: block `n` runs them in `orders[n % 6]`, so that each
+    /// goes first, second and last equally often over 24 blocks.
+    private static let orders = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0], [0, 2, 1], [1, 0, 2]]
+
     /// Runs `count` small GETs per variant, in `blocks` blocks each, `width` at a time.
-    /// - Returns: One result per variant (`courier`, `raw`).
+    /// - Returns: One result per variant, named as in ``variants``.
     static func blocks(
-        _ name: String, _ baseURL: URL, count: Int, width: Int, blocks: Int = 20
+        _ name: String, _ baseURL: URL, count: Int, width: Int, blocks: Int = 24
     ) async throws -> [MeasurementResult] {
-        let clients = [try Client("courier"), try Client("raw")]
+        let clients = try variants.map { try Client($0) }
         for client in clients {
             for _ in 0..<100 { _ = try await client.get(baseURL, "small.json") }
         }
         let perBlock = max(1, count / blocks)
-        var tallies = [Tally(), Tally()]
+        var tallies = Array(repeating: Tally(), count: clients.count)
         for block in 0..<blocks {
-            // Each variant goes first in half the blocks.
-            for index in block % 2 == 0 ? [0, 1] : [1, 0] {
+            for index in orders[block % orders.count] {
                 let (start, startCPU) = (now(), cpuSeconds())
                 try await HTTPBench.inFlight(width, count: perBlock, clients[index], baseURL)
                 tallies[index].seconds += now() - start
@@ -41,9 +52,6 @@ enum InterleavedBench {
                 tallies[index].requests += perBlock
             }
         }
-        return [
-            MeasurementResult(name: name, variant: "courier", figures: tallies[0].figures),
-            MeasurementResult(name: name, variant: "raw", figures: tallies[1].figures),
-        ]
+        return zip(variants, tallies).map { MeasurementResult(name: name, variant: $0, figures: $1.figures) }
     }
 }

@@ -19,6 +19,8 @@ enum Measurement {
         let figures: [String: Double]
         switch (name, variant) {
         case ("stub", "courier"): figures = try await StubBench.courier(count: count ?? 20_000)
+        case ("stub", "main-actor"): figures = try await StubBench.mainActorLoop(count: count ?? 20_000)
+        case ("stub", "main-actor-hop"): figures = try await StubBench.mainActorHop(count: count ?? 20_000)
         case ("stub", "pipeline"): figures = try await StubBench.pipelineOnly(count: count ?? 20_000)
         case ("stub", "decode"): figures = try StubBench.decodeOnly(count: count ?? 20_000)
         case ("sequential", _): figures = try await HTTPBench.sequential(variant, baseURL, count: count ?? 2_000)

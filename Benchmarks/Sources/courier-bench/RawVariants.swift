@@ -109,4 +109,35 @@ enum RawVariants {
             }
         }
     }
+    /// A data task whose chunks a minimal delegate writes to a file as they arrive: the floor for
+    /// any download that URLSession delivers chunk by chunk through the delegate queue, as
+    /// Courier's does (it uses no download task on Linux; see the README's Linux notes).
+    final class FileDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // Safe: `handle` and `continuation` are set by `download` before the task resumes and
+        // touched afterwards only on the session's serial delegate queue.
+        private var handle: FileHandle?
+        private var continuation: CheckedContinuation<Void, any Error>?
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            handle?.write(data)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            try? handle?.close()
+            if let error { continuation?.resume(throwing: error) } else { continuation?.resume() }
+            continuation = nil
+        }
+
+        /// Downloads `url` into `destination`, one write per chunk.
+        func download(_ session: URLSession, _ url: URL, to destination: URL) async throws {
+            guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
+                throw URLError(.cannotCreateFile)
+            }
+            handle = try FileHandle(forWritingTo: destination)
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                self.continuation = continuation
+                session.dataTask(with: URLRequest(url: url)).resume()
+            }
+        }
+    }
 }
