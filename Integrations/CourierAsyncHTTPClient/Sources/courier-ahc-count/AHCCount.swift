@@ -4,6 +4,7 @@ import CourierAsyncHTTPClient
 import Dispatch
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -14,7 +15,9 @@ import NIOCore
 /// (`courier`; `courier-timeout` with a 60 s timeout on each), through the transport alone
 /// (`transport`, without the pipeline) or through raw `HTTPClient.execute` on the same client
 /// (`raw`; `raw-after-courier` after 20 requests through a provider, so that the Swift runtime's
-/// metadata caches hold Courier's types, as in the `courier` process), for
+/// metadata caches hold Courier's types, as in the `courier` process; `raw-urlrequest` the same,
+/// its request made from a joined and parsed URL and a `URLRequest`, the floor of any layer on
+/// Foundation's `URLRequest`), for
 /// `valgrind --tool=callgrind`, whose instruction counts are stable on a noisy machine where
 /// request rates are not. Run at two request counts, the difference per request is
 /// each path's cost on this process's threads (the pipeline, AsyncHTTPClient and SwiftNIO; the
@@ -27,7 +30,7 @@ struct AHCCount {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard arguments.count == 3, let requests = Int(arguments[1]), let baseURL = URL(string: arguments[2]) else {
-            let variants = "courier|courier-timeout|transport|raw|raw-after-courier"
+            let variants = "courier|courier-timeout|transport|raw|raw-after-courier|raw-urlrequest"
             let usage = "usage: courier-ahc-count <\(variants)> <requests> <base-url>\n"
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)
@@ -71,6 +74,27 @@ struct AHCCount {
             let transport = AsyncHTTPClientTransport()
             let request = URLRequest(url: baseURL.appendingPathComponent("small.json"))
             get = { try await transport.send(TransportRequest(urlRequest: request)).data.count }
+        case "raw-urlrequest":
+            // The floor of any layer on Foundation's URLRequest: the target's URL joined and
+            // parsed, a URLRequest built, and read back into AsyncHTTPClient's request. Run after
+            // Courier's types are instantiated, as `raw-after-courier`.
+            let provider = Provider<CountedTarget>(transport: AsyncHTTPClientTransport())
+            for _ in 0..<20 { _ = try await provider.request(CountedTarget(baseURL: baseURL)) }
+            let client = AsyncHTTPClientTransport.sharedClient
+            let base = baseURL.absoluteString
+            get = {
+                guard let url = URL(string: base + "/small.json") else { throw CountFailure(description: "bad URL") }
+                // A GET: URLRequest's default method, which Courier does not set either (a set
+                // method is normalized with string comparisons on Linux).
+                let request = URLRequest(url: url)
+                var outgoing = HTTPClientRequest(url: request.url?.absoluteString ?? base)
+                outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
+                for (name, value) in request.allHTTPHeaderFields ?? [:] {
+                    outgoing.headers.add(name: name, value: value)
+                }
+                let response = try await client.execute(outgoing, timeout: .seconds(30))
+                return try await response.body.collect(upTo: 1 << 20).readableBytes
+            }
         case "raw", "raw-after-courier":
             if variant == "raw-after-courier" {
                 // Courier's types instantiated first, as in the `courier` variant's process: the
