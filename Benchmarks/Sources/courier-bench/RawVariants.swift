@@ -109,9 +109,10 @@ enum RawVariants {
             }
         }
     }
+
     /// A data task whose chunks a minimal delegate writes to a file as they arrive: the floor for
     /// any download that URLSession delivers chunk by chunk through the delegate queue, as
-    /// Courier's does (it uses no download task on Linux; see the README's Linux notes).
+    /// Courier's does (it uses no download task on Linux; see `DownloadFile`).
     final class FileDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // Safe: `handle` and `continuation` are set by `download` before the task resumes and
         // touched afterwards only on the session's serial delegate queue.

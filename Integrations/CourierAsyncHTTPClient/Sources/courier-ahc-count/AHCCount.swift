@@ -78,9 +78,7 @@ struct AHCCount {
             // The floor of any layer on Foundation's URLRequest: the target's URL joined and
             // parsed, a URLRequest built, and read back into AsyncHTTPClient's request. Run after
             // Courier's types are instantiated, as `raw-after-courier`.
-            let provider = Provider<CountedTarget>(transport: AsyncHTTPClientTransport())
-            for _ in 0..<20 { _ = try await provider.request(CountedTarget(baseURL: baseURL)) }
-            let client = AsyncHTTPClientTransport.sharedClient
+            try await instantiateCourier(baseURL)
             let base = baseURL.absoluteString
             get = {
                 guard let url = URL(string: base + "/small.json") else { throw CountFailure(description: "bad URL") }
@@ -92,23 +90,12 @@ struct AHCCount {
                 for (name, value) in request.allHTTPHeaderFields ?? [:] {
                     outgoing.headers.add(name: name, value: value)
                 }
-                let response = try await client.execute(outgoing, timeout: .seconds(30))
-                return try await response.body.collect(upTo: 1 << 20).readableBytes
+                return try await fetch(outgoing)
             }
         case "raw", "raw-after-courier":
-            if variant == "raw-after-courier" {
-                // Courier's types instantiated first, as in the `courier` variant's process: the
-                // Swift runtime's metadata caches are then as full, and the raw requests pay for
-                // lookups into them what Courier's do.
-                let provider = Provider<CountedTarget>(transport: AsyncHTTPClientTransport())
-                for _ in 0..<20 { _ = try await provider.request(CountedTarget(baseURL: baseURL)) }
-            }
-            let client = AsyncHTTPClientTransport.sharedClient
+            if variant == "raw-after-courier" { try await instantiateCourier(baseURL) }
             let url = baseURL.appendingPathComponent("small.json").absoluteString
-            get = {
-                let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
-                return try await response.body.collect(upTo: 1 << 20).readableBytes
-            }
+            get = { try await fetch(HTTPClientRequest(url: url)) }
         default:
             throw CountFailure(description: "unknown variant \(variant)")
         }
@@ -116,6 +103,23 @@ struct AHCCount {
             let count = try await get()
             guard count == 203 else { throw CountFailure(description: "a body of \(count) bytes") }
         }
+    }
+}
+
+extension AHCCount {
+    /// Sends 20 requests through a provider, so that the Swift runtime's metadata caches hold
+    /// Courier's types, as in the `courier` variant's process: raw requests made after it pay for
+    /// lookups into those caches what Courier's do.
+    fileprivate static func instantiateCourier(_ baseURL: URL) async throws {
+        let provider = Provider<CountedTarget>(transport: AsyncHTTPClientTransport())
+        for _ in 0..<20 { _ = try await provider.request(CountedTarget(baseURL: baseURL)) }
+    }
+
+    /// Sends `request` with raw `HTTPClient.execute` on the transport's shared client.
+    /// - Returns: The length of the body.
+    fileprivate static func fetch(_ request: HTTPClientRequest) async throws -> Int {
+        let response = try await AsyncHTTPClientTransport.sharedClient.execute(request, timeout: .seconds(30))
+        return try await response.body.collect(upTo: 1 << 20).readableBytes
     }
 }
 
