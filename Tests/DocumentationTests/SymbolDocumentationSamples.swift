@@ -303,6 +303,12 @@ extension MyAPI: AccessTokenAuthorizable {
     _ = logger
 }
 
+// EventReconnection.swift#1
+@Sendable func eventReconnectionExample1() async throws {
+    let feed = provider.events(.feed, reconnection: EventReconnection(maximumAttempts: .max))
+    _ = feed
+}
+
 // EventTerminator.swift#1
 @Sendable func eventTerminatorExample1() async throws {
     let provider = Provider<Streams>()
@@ -324,7 +330,7 @@ extension MyAPI: AccessTokenAuthorizable {
     let body = AsyncThrowingStream<Data, any Error> { $0.finish() }
     var parser = ServerSentEventParser()
     for try await chunk in body {
-        for event in parser.parse(chunk) { print(event.type, event.data) }
+        for event in try parser.parse(chunk) { print(event.type, event.data) }
     }
 }
 
@@ -348,6 +354,27 @@ extension MyAPI: AccessTokenAuthorizable {
     let provider = Provider<Streams>()
     let streamed = try await provider.stream(.completion(prompt))
     for try await event in streamed.events(until: .data("[DONE]")) { print(event.data) }
+}
+
+// StreamingError.swift#1
+@Sendable func streamingErrorExample1() async throws {
+    do {
+        for try await line in try await provider.stream(.export).lines { store(line) }
+    } catch let error as CourierError {
+        if let streaming = error.underlyingError as? StreamingError, streaming.code == .lineTooLong {
+            print("a line passed \(streaming.limit ?? 0) bytes")
+        }
+    }
+}
+
+// StreamingLimits.swift#1
+@Sendable func streamingLimitsExample1() async throws {
+    let provider = Provider<Assistant>(streamingLimits: StreamingLimits(maximumEventLength: 64 << 20))
+    var limits = provider.streamingLimits
+    limits.maximumBacklog = 1 << 30
+    let export = try await provider.stream(.export, limits: limits)
+    _ = provider
+    _ = export
 }
 
 // SampleStream.swift#1
@@ -512,6 +539,11 @@ var task: HTTPTask {
 @Sendable func transportBodyExample2() async throws {
     let source = ExampleChunkSource()
     let request = Task<Void, Never> {}
+    let (body, writer) = TransportBody.makeStream(limits: request.streamingLimits)
+}
+
+// TransportBody.swift#3
+@Sendable func transportBodyExample3() async throws {
     let body = TransportBody(pulling: { try await source.next() }, onTermination: { request.cancel() })
     _ = body
 }
@@ -616,6 +648,15 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
     defer { server.stop() }
     // point a target's baseURL at server.baseURL
     _ = server
+}
+
+// LoopbackServer.swift#2
+@Sendable func loopbackServerExample2() async throws {
+    let server = try LoopbackServer(handler: handler)
+    server.stop()                                   // clients are cut off, then refused
+    let back = try LoopbackServer(port: server.port, handler: handler)
+    _ = server
+    _ = back
 }
 
 // MultipartParser.swift#1

@@ -108,12 +108,18 @@ extension Provider {
         let received: TransportResponse
         var report: (@Sendable (TransferProgress) -> Void)?
         if let reporter = setup.progress { report = { reporter.report($0) } }
-        let transportRequest = TransportRequest(
+        var transportRequest = TransportRequest(
             urlRequest: request, body: setup.body, writesToFile: setup.destination != nil, progress: report,
             timeout: setup.timeouts.forExchange)
         do {
             if let streaming = setup.streaming {
-                received = try await Self.stream(transportRequest, on: setup.transport, into: streaming, setup: setup)
+                // A stream's waits are bounded by the provider, never its whole body (StreamTimeouts).
+                let timeouts = StreamTimeouts(setup.timeouts)
+                transportRequest.timeout = timeouts.forExchange
+                transportRequest.streamingLimits = streaming.limits
+                received = try await Self.stream(
+                    transportRequest, on: setup.transport, into: streaming,
+                    StreamAttempt(validationType: setup.validationType, timeouts: timeouts))
             } else {
                 received = try await Self.send(transportRequest, on: setup.transport)
             }

@@ -18,7 +18,7 @@ extension Provider {
     func perform(
         _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil
     ) async -> Result<Response, CourierError> {
-        let endpoint = endpoint(for: target, adding: streaming?.extraHeaders ?? [:])
+        let endpoint = endpoint(for: target, streaming: streaming)
         let outcome: Result<Response, CourierError>
         if trackInflights, streaming == nil, let request = try? endpoint.urlRequest(),
             let key = RequestKey.joining(request, task: endpoint.task)
@@ -36,9 +36,13 @@ extension Provider {
         return result
     }
 
-    /// The endpoint of `target`, with `headers` added for this request only.
-    private func endpoint(for target: Target, adding headers: [String: String]) -> Endpoint {
-        headers.isEmpty ? endpointClosure(target) : endpointClosure(target).adding(newHTTPHeaderFields: headers)
+    /// The endpoint of `target`, with the header fields a streamed request adds for itself.
+    private func endpoint(for target: Target, streaming: StreamHandoff?) -> Endpoint {
+        let endpoint = endpointClosure(target)
+        guard let streaming else { return endpoint }
+        let own = Set((endpoint.httpHeaderFields ?? [:]).keys.map { $0.lowercased() })
+        let defaults = streaming.defaultHeaders.filter { !own.contains($0.key.lowercased()) }
+        return endpoint.adding(newHTTPHeaderFields: defaults.merging(streaming.extraHeaders) { _, extra in extra })
     }
 
     /// Builds the request, runs its attempts and tells the plugins the outcome: the part of a

@@ -14,19 +14,21 @@ extension Provider {
     }
 
     /// Streams `request`: an accepted head hands its body to `handoff` and returns the head with
-    /// an empty body; a rejected head returns with the start of its body (up to 64 KiB, for the
-    /// error), and the rest of the transfer is dropped.
+    /// an empty body; a rejected head returns with the start of its body (up to the limits'
+    /// ``StreamingLimits/rejectedBodyPrefix``, for the error), and the rest of the transfer is
+    /// dropped. The head and every chunk read here wait at most the attempt's idle limit.
     static func stream(
         _ request: TransportRequest, on transport: any Transport, into handoff: StreamHandoff,
-        setup: AttemptSetup
+        _ attempt: StreamAttempt
     ) async throws -> TransportResponse {
-        let streamed = try await transport.stream(request)
+        let timeouts = attempt.timeouts
+        let streamed = try await timeouts.bound { try await transport.stream(request) }
         let head = (streamed.statusCode, streamed.source, streamed.receivedFields)
-        guard setup.validationType.accepts(streamed.statusCode) else {
-            let start = try await streamed.body.prefix(upTo: 64 << 10)
+        guard attempt.validationType.accepts(streamed.statusCode) else {
+            let start = try await streamed.body.prefix(upTo: handoff.limits.rejectedBodyPrefix, within: timeouts)
             return TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: start)
         }
-        handoff.store(streamed.body)
+        handoff.store(streamed.body, timeouts: timeouts)
         return TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: Data())
     }
 
@@ -45,6 +47,13 @@ extension Provider {
         file.close()
         return file.url
     }
+}
+
+/// What the stream step of an attempt needs besides its request: how to validate the head, and
+/// how long each wait may take.
+struct StreamAttempt: Sendable {
+    let validationType: ValidationType
+    let timeouts: StreamTimeouts
 }
 
 extension Transport {

@@ -57,6 +57,8 @@ public final class Provider<Target: TargetType>: Sendable {
     /// compared. Each caller receives the shared exchange's progress from when it joins until it
     /// completes, and nothing after.
     public let trackInflights: Bool
+    /// The bounds of every streamed response, unless a call names others (see ``StreamingLimits``).
+    public let streamingLimits: StreamingLimits
 
     let inflights = InflightRegistry()
     private let requestCount = Locked<UInt64>(0)
@@ -81,6 +83,7 @@ public final class Provider<Target: TargetType>: Sendable {
     ///   - plugins: The plugins, in the order they are called.
     ///   - interceptor: Adapts attempts and decides retries; none by default.
     ///   - trackInflights: Whether identical concurrent requests share one exchange; off by default.
+    ///   - streamingLimits: The bounds of streamed responses; ``StreamingLimits/standard`` by default.
     public init(
         endpointClosure: @escaping @Sendable (Target) -> Endpoint = Provider.defaultEndpointMapping,
         requestClosure: @escaping @Sendable (Endpoint) async throws -> URLRequest = Provider.defaultRequestMapping,
@@ -89,7 +92,8 @@ public final class Provider<Target: TargetType>: Sendable {
         transport: any Transport = URLSessionTransport.shared,
         plugins: [any PluginType] = [],
         interceptor: (any RequestInterceptor)? = nil,
-        trackInflights: Bool = false
+        trackInflights: Bool = false,
+        streamingLimits: StreamingLimits = .standard
     ) {
         self.endpointClosure = endpointClosure
         self.requestClosure = requestClosure
@@ -100,6 +104,7 @@ public final class Provider<Target: TargetType>: Sendable {
         self.transformingPlugins = plugins.filter { !($0 is any ObservingPlugin) }
         self.interceptor = interceptor
         self.trackInflights = trackInflights
+        self.streamingLimits = streamingLimits
     }
 
     /// Whether a request with this base request is in flight (with ``trackInflights``).

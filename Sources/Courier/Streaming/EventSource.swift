@@ -4,15 +4,22 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Server-Sent Events across reconnections: what `Provider.events(_:reconnection:)` returns.
-/// Iterate it once; stopping the iteration ends the connection.
+/// Server-Sent Events across reconnections: what `Provider.events(_:lastEventID:reconnection:limits:until:)`
+/// returns. Iterate it once; stopping the iteration ends the connection.
+///
+/// Every event is handed over once, in order: a reconnection sends the ID of the last event
+/// dispatched (never the `id` of an event cut off before its blank line) as `Last-Event-ID`, so
+/// a server that resumes after it sends the rest. ``EventReconnection`` says when it reconnects
+/// and when it gives up.
 public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
     /// An event.
     public typealias Element = ServerSentEvent
 
     let provider: Provider<Target>
     let target: Target
+    let lastEventID: String
     let reconnection: EventReconnection
+    let limits: StreamingLimits
     let terminator: EventTerminator?
 
     /// Starts connecting when first asked for an event.
@@ -24,58 +31,73 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         let source: EventSource
         var current: ServerSentEvents.AsyncIterator?
-        var lastEventID = ""
-        var retry: TimeInterval?
-        var attempts = 0
+        /// The ID of the last event handed over (or of a block of fields without data that a
+        /// blank line ended): persist it to resume a later source after it.
+        public private(set) var lastEventID: String
+        /// The server's last `retry`, in seconds.
+        var reconnectionTime: TimeInterval?
+        /// Reconnections in a row without an event.
+        var failures = 0
+        /// Connections tried so far, failed ones included.
+        var connections = 0
+        /// Whether a connection's head was ever accepted.
         var connected = false
         var finished = false
 
         init(source: EventSource) {
             self.source = source
+            lastEventID = source.lastEventID
         }
 
-        /// The next event, or `nil` once the server answers 204, the terminator arrives, the
-        /// stream ends without a reconnection, or the reconnections run out after a normal end.
-        /// - Throws: The connection's ``CourierError`` when it cannot be made (a rejected head,
-        ///   for example) or when reconnections run out after a failure.
+        /// The next event, or `nil` once the source ends normally (see ``EventReconnection``).
+        /// - Throws: The ``CourierError`` that ends the source: one that no reconnection can
+        ///   mend, or ``StreamingError/Code/reconnectionsExhausted`` with the last failure.
         public mutating func next() async throws -> ServerSentEvent? {
             while !finished {
-                if current == nil {
-                    guard try await connect() else { return nil }
-                }
+                let failure: CourierError?
                 do {
+                    if current == nil {
+                        guard try await connect() else { return nil }
+                    }
                     if let event = try await current?.next() {
-                        attempts = 0
+                        failures = 0
                         lastEventID = event.lastEventID
                         return event
                     }
                     if current?.isTerminated == true {
-                        current = nil
-                        finished = true
+                        (current, finished) = (nil, true)
                         return nil
                     }
-                    try await reconnect(after: nil)
-                } catch let error as CourierError {
-                    if case .cancelled = error { throw error }
-                    try await reconnect(after: error)
+                    failure = nil
+                } catch {
+                    failure = error as? CourierError ?? .underlying(error, nil)
                 }
+                try await reconnect(after: failure)
             }
             return nil
         }
 
         /// Connects; `false` when the server answered 204 (no more events).
-        private mutating func connect() async throws -> Bool {
-            let headers = lastEventID.isEmpty ? [:] : ["Last-Event-ID": lastEventID]
-            let streamed = try await source.provider.stream(
-                source.target, handoff: StreamHandoff(extraHeaders: headers))
+        private mutating func connect() async throws(CourierError) -> Bool {
+            connections += 1
+            let handoff = StreamHandoff(
+                extraHeaders: lastEventID.isEmpty ? [:] : ["Last-Event-ID": lastEventID],
+                defaultHeaders: ["Accept": "text/event-stream", "Cache-Control": "no-cache"], limits: source.limits,
+                connection: connections)
+            let streamed = try await source.provider.stream(source.target, handoff: handoff)
             guard streamed.statusCode != 204 else {
                 finished = true
+                // Read to its (empty) end, so that the plugins see this connection completed.
+                var end = streamed.body.makeAsyncIterator()
+                _ = try? await end.next()
                 return false
             }
-            let type = streamed.headerFields["Content-Type"]?.lowercased() ?? ""
-            guard type.hasPrefix("text/event-stream") else {
-                finished = true
-                throw CourierError.underlying(StreamingError.notAnEventStream(contentType: type), streamed.response)
+            // Only a 200 is an event stream, whatever the target's validation let through.
+            guard streamed.statusCode == 200 else { throw .statusCode(streamed.response) }
+            let type = streamed.headerFields["Content-Type"] ?? ""
+            let essence = type.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
+            guard essence.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream" else {
+                throw .underlying(StreamingError.notAnEventStream(contentType: type), streamed.response)
             }
             let events = source.terminator.map { streamed.events(until: $0) } ?? streamed.events
             current = events.makeAsyncIterator(lastEventID: lastEventID)
@@ -83,25 +105,31 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
             return true
         }
 
-        /// Keeps the stream's retry and last event ID, then waits to reconnect, or ends.
-        private mutating func reconnect(after error: CourierError?) async throws {
+        /// Keeps the stream's retry and last event ID, then waits to reconnect, or ends the source.
+        private mutating func reconnect(after failure: CourierError?) async throws(CourierError) {
             if let parser = current?.parser {
                 lastEventID = parser.lastEventID
-                if let milliseconds = parser.retryMilliseconds { retry = Double(milliseconds) / 1000 }
+                if let milliseconds = parser.retryMilliseconds { reconnectionTime = Double(milliseconds) / 1000 }
             }
             current = nil
-            let policy = source.reconnection
-            guard error != nil || policy.reconnectsAfterEnd, attempts < policy.maximumAttempts else {
-                finished = true
-                if let error { throw error }
-                return
-            }
-            attempts += 1
-            do {
-                try await Delay.sleep(seconds: retry ?? policy.delay)
+            let retryAfter: TimeInterval?
+            do throws(EventSourceEnd) {
+                retryAfter = try EventSourceEnd.check(failure, policy: source.reconnection, connected: connected)
+                try EventSourceEnd.checkBudget(failures, failure, policy: source.reconnection)
             } catch {
                 finished = true
-                throw CourierError.cancelled
+                if let error = error.error { throw error }
+                return
+            }
+            failures += 1
+            let wait = source.reconnection.delay(
+                beforeAttempt: failures, reconnectionTime: reconnectionTime, retryAfter: retryAfter,
+                random: Double.random(in: 0...1))
+            do {
+                try await Delay.sleep(seconds: wait)
+            } catch {
+                finished = true
+                throw .cancelled
             }
         }
     }

@@ -6,37 +6,62 @@ public struct ResponseLines: AsyncSequence, Sendable {
     public typealias Element = String
 
     private let body: ResponseBody
+    private let limits: StreamingLimits
 
-    init(_ body: ResponseBody) {
+    init(_ body: ResponseBody, limits: StreamingLimits) {
         self.body = body
+        self.limits = limits
     }
 
     /// Reads the lines.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(chunks: body.makeAsyncIterator())
+        AsyncIterator(
+            chunks: body.makeAsyncIterator(), splitter: LineSplitter(maximumLineLength: limits.maximumLineLength))
     }
 
     /// Reads a body's lines.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var chunks: ResponseBody.AsyncIterator
-        var splitter = LineSplitter()
+        var splitter: LineSplitter
         var ready: [[UInt8]] = []
-        var ended = false
+        var next = 0
+        var phase = Phase.reading
+
+        /// Where the reading is: lines that a chunk ended are handed out before the body's end
+        /// or a line too long.
+        enum Phase {
+            case reading
+            case ended
+            case failing(CourierError)
+        }
 
         /// The next line, or `nil` at the end.
-        /// - Throws: What the body throws.
+        /// - Throws: What the body throws, or ``CourierError/underlying(_:_:)`` with
+        ///   ``StreamingError/Code/lineTooLong``.
         public mutating func next() async throws -> String? {
-            while ready.isEmpty {
-                guard !ended else { return nil }
-                guard let chunk = try await chunks.next() else {
-                    ended = true
-                    if let last = splitter.unterminated { ready.append(last) }
-                    break
+            while next == ready.count {
+                ready.removeAll(keepingCapacity: true)
+                next = 0
+                switch phase {
+                case .reading: break
+                case .ended: return nil
+                case .failing(let error):
+                    phase = .ended
+                    throw error
                 }
-                ready = splitter.lines(in: chunk)
+                guard let chunk = try await chunks.next() else {
+                    phase = .ended
+                    if let last = splitter.unterminated { ready.append(last) }
+                    continue
+                }
+                do {
+                    try splitter.lines(in: chunk, into: &ready)
+                } catch {
+                    phase = .failing(chunks.fail(error))
+                }
             }
-            guard !ready.isEmpty else { return nil }
-            return String(decoding: ready.removeFirst(), as: UTF8.self)
+            defer { next += 1 }
+            return String(decoding: ready[next], as: UTF8.self)
         }
     }
 }

@@ -8,21 +8,25 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
 
     private let body: ResponseBody
     private let terminator: EventTerminator?
+    private let limits: StreamingLimits
 
-    init(_ body: ResponseBody, terminator: EventTerminator? = nil) {
+    init(_ body: ResponseBody, terminator: EventTerminator? = nil, limits: StreamingLimits) {
         self.body = body
         self.terminator = terminator
+        self.limits = limits
     }
 
     /// Reads the events.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(chunks: body.makeAsyncIterator(), terminator: terminator)
+        makeAsyncIterator(lastEventID: "")
     }
 
     /// Reads the events of a reconnection, whose last event ID carries over until the stream
     /// sets another.
     func makeAsyncIterator(lastEventID: String) -> AsyncIterator {
-        AsyncIterator(chunks: body.makeAsyncIterator(), terminator: terminator, lastEventID: lastEventID)
+        AsyncIterator(
+            chunks: body.makeAsyncIterator(), terminator: terminator,
+            parser: ServerSentEventParser(lastEventID: lastEventID, limits: limits))
     }
 
     /// Reads a body's events.
@@ -30,30 +34,48 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         var chunks: ResponseBody.AsyncIterator?
         let terminator: EventTerminator?
         /// The parser, with the stream's last event ID and retry so far.
-        public private(set) var parser = ServerSentEventParser()
+        public private(set) var parser: ServerSentEventParser
         var ready: [ServerSentEvent] = []
+        var next = 0
+        /// A limit passed, thrown once the events before it are handed out.
+        var failure: CourierError?
         /// Whether the terminator arrived: the stream is over and is not to be reconnected.
         private(set) var isTerminated = false
 
-        init(chunks: ResponseBody.AsyncIterator, terminator: EventTerminator?, lastEventID: String = "") {
+        init(chunks: ResponseBody.AsyncIterator, terminator: EventTerminator?, parser: ServerSentEventParser) {
             self.chunks = chunks
             self.terminator = terminator
-            self.parser = ServerSentEventParser(lastEventID: lastEventID)
+            self.parser = parser
             chunks.tally?.countsEvents()
         }
 
         /// The next event, or `nil` when the stream ends or its terminator arrives (an
         /// unterminated event is discarded).
-        /// - Throws: What the body throws.
+        /// - Throws: What the body throws, or ``CourierError/underlying(_:_:)`` with a
+        ///   ``StreamingError`` when a line or an event passes its limit (after the events before
+        ///   it).
         public mutating func next() async throws -> ServerSentEvent? {
-            while ready.isEmpty {
+            while next == ready.count {
+                ready.removeAll(keepingCapacity: true)
+                next = 0
+                if let failure {
+                    // Dropping the body ends the transfer now.
+                    (self.failure, chunks) = (nil, nil)
+                    throw failure
+                }
                 guard let chunk = try await chunks?.next() else { return nil }
-                ready = parser.parse(chunk)
+                do {
+                    try parser.parse(chunk, into: &ready)
+                } catch {
+                    failure = chunks?.fail(error)
+                }
             }
-            let event = ready.removeFirst()
+            let event = ready[next]
+            next += 1
             if let terminator, terminator.ends(at: event) {
                 isTerminated = true
                 ready = []
+                next = 0
                 chunks?.tally?.end(.completed)
                 // Dropping the body ends the transfer now, not when the caller drops this iterator.
                 chunks = nil

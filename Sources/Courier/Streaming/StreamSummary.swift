@@ -31,6 +31,9 @@ public struct StreamSummary: Sendable {
     public let duration: TimeInterval
     /// How the stream ended.
     public let outcome: Outcome
+    /// Which connection of an ``EventSource`` this stream was: 1 for its first, 2 for the first
+    /// reconnection, and so on (a failed connection attempt counts too); 1 for a plain stream.
+    public let connection: Int
 
     /// Creates a summary.
     /// - Parameters:
@@ -40,9 +43,10 @@ public struct StreamSummary: Sendable {
     ///   - events: The events read, if the body was read as events.
     ///   - duration: The time from the head to the end, in seconds.
     ///   - outcome: How the stream ended.
+    ///   - connection: Which connection of an event source it was; 1 by default.
     public init(
         requestID: RequestID, response: Response, bytes: Int64, events: Int?, duration: TimeInterval,
-        outcome: Outcome
+        outcome: Outcome, connection: Int = 1
     ) {
         self.requestID = requestID
         self.response = response
@@ -50,5 +54,6 @@ public struct StreamSummary: Sendable {
         self.events = events
         self.duration = duration
         self.outcome = outcome
+        self.connection = connection
     }
 }

@@ -13,6 +13,7 @@ final class StreamTally: Sendable {
     private let state = Locked(State())
     private let stopwatch = Stopwatch()
     private let requestID: RequestID
+    private let connection: Int
     private let response: Response
     private let expectedBytes: Int64?
     private let progress: (@Sendable (ProgressResponse) -> Void)?
@@ -21,14 +22,17 @@ final class StreamTally: Sendable {
     /// Starts counting when the head is accepted.
     /// - Parameters:
     ///   - requestID: The request's identifier.
+    ///   - connection: Which connection of an event source the stream is (1 for a plain stream).
     ///   - response: The accepted head.
     ///   - progress: Receives a report for each chunk read, and a last one at the end.
     ///   - report: Receives the summary, once.
     init(
-        requestID: RequestID, response: Response, progress: (@Sendable (ProgressResponse) -> Void)?,
+        requestID: RequestID, connection: Int = 1, response: Response,
+        progress: (@Sendable (ProgressResponse) -> Void)?,
         report: @escaping @Sendable (StreamSummary) -> Void
     ) {
         self.requestID = requestID
+        self.connection = connection
         self.response = response
         self.progress = progress
         self.report = report
@@ -77,6 +81,6 @@ final class StreamTally: Sendable {
         report(
             StreamSummary(
                 requestID: requestID, response: response, bytes: counts.bytes, events: counts.events,
-                duration: stopwatch.elapsed, outcome: outcome))
+                duration: stopwatch.elapsed, outcome: outcome, connection: connection))
     }
 }

@@ -13,7 +13,10 @@ import Foundation
 /// ```
 /// Read the body once, through ``body``, ``lines``, ``decodedLines(as:using:)`` or ``events``.
 /// Stopping early (a `break`, a cancelled task) ends the transfer. A failure after the head ends
-/// the iteration with a ``CourierError`` (`.transport` for the network, `.cancelled`).
+/// the iteration with a ``CourierError``: `.transport` for the network (a wait for the next chunk
+/// longer than the target's `timeoutInterval` is `.transport` with
+/// ``TransportFailure/Kind/timedOut``), `.underlying` with a ``StreamingError`` for a passed
+/// ``StreamingLimits`` bound, `.cancelled`.
 public struct StreamedResponse: Sendable {
     /// The validated head, with an empty body: the response the plugins saw in `didReceive` and
     /// `process`.
@@ -21,9 +24,16 @@ public struct StreamedResponse: Sendable {
     /// The body, chunk by chunk.
     public let body: ResponseBody
 
-    init(response: Response, body: TransportBody, tally: StreamTally? = nil) {
+    /// The bounds of the body's lines and events.
+    let limits: StreamingLimits
+
+    init(
+        response: Response, body: TransportBody, tally: StreamTally? = nil, limits: StreamingLimits = .standard,
+        timeouts: StreamTimeouts? = nil
+    ) {
         self.response = response
-        self.body = ResponseBody(body, request: response.request, tally: tally)
+        self.limits = limits
+        self.body = ResponseBody(body, head: response, tally: tally, timeouts: timeouts)
     }
 
     /// The HTTP status code.
@@ -32,11 +42,13 @@ public struct StreamedResponse: Sendable {
     public var headerFields: HeaderFields { response.headerFields }
 
     /// The body's lines (ended by LF, CRLF or CR, decoded as UTF-8), without their line ends; a
-    /// last line without a line end counts too.
-    public var lines: ResponseLines { ResponseLines(body) }
+    /// last line without a line end counts too. A line longer than
+    /// ``StreamingLimits/maximumLineLength`` ends the iteration with
+    /// ``StreamingError/Code/lineTooLong``.
+    public var lines: ResponseLines { ResponseLines(body, limits: limits) }
 
     /// The body's Server-Sent Events (one connection; `Provider.events(_:)` reconnects).
-    public var events: ServerSentEvents { ServerSentEvents(body) }
+    public var events: ServerSentEvents { ServerSentEvents(body, limits: limits) }
 
     /// The body's Server-Sent Events up to `terminator`, which is not handed over and ends the
     /// transfer.
@@ -46,7 +58,7 @@ public struct StreamedResponse: Sendable {
     /// - Parameter terminator: The event that ends the stream.
     /// - Returns: The events before it.
     public func events(until terminator: EventTerminator) -> ServerSentEvents {
-        ServerSentEvents(body, terminator: terminator)
+        ServerSentEvents(body, terminator: terminator, limits: limits)
     }
 
     /// Each non-empty line decoded as JSON (NDJSON, JSON Lines).
@@ -68,22 +80,31 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public typealias Element = Data
 
     private let base: TransportBody
-    private let request: URLRequest?
+    /// The accepted head, for the errors of the body.
+    let head: Response
     private let tally: StreamTally?
+    private let timeouts: StreamTimeouts?
 
-    init(_ base: TransportBody, request: URLRequest?, tally: StreamTally? = nil) {
+    init(_ base: TransportBody, head: Response, tally: StreamTally? = nil, timeouts: StreamTimeouts? = nil) {
         self.base = base
-        self.request = request
+        self.head = head
         self.tally = tally
+        self.timeouts = timeouts
     }
 
     /// The most unread bytes the body has held in memory at once so far; beyond a few MiB a
     /// backlog waits in a temporary file, or the transfer waits for the reader.
     public var peakMemoryBytes: Int { base.peakMemoryBytes }
 
+    /// The most unread bytes the body has held at once so far, in memory and in its temporary file
+    /// together (bounded by ``StreamingLimits/maximumBacklog``).
+    public var peakBacklogBytes: Int { base.peakBacklogBytes }
+
     /// Reads the chunks.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), request: request, reading: tally.map(Reading.init))
+        AsyncIterator(
+            base: base.makeAsyncIterator(), head: head, reading: tally.map(Reading.init),
+            timeouts: timeouts?.nextWait == nil ? nil : timeouts)
     }
 
     /// The one reading of a body: when it ends without reaching the end (the reader broke out of
@@ -103,26 +124,31 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// Reads a body's chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: TransportBody.AsyncIterator
-        let request: URLRequest?
+        let head: Response
         let reading: Reading?
+        /// The limits of each wait, when there are any.
+        let timeouts: StreamTimeouts?
         var tally: StreamTally? { reading?.tally }
 
         /// The next chunk, or `nil` at the end.
-        /// - Throws: ``CourierError/cancelled``, or ``CourierError/transport(_:request:)`` when
-        ///   the transfer fails.
+        /// - Throws: ``CourierError/cancelled``, ``CourierError/transport(_:request:)`` when the
+        ///   transfer fails or the next chunk is later than the target's `timeoutInterval`, or
+        ///   ``CourierError/underlying(_:_:)`` with ``StreamingError/Code/backlogTooLarge``.
         public mutating func next() async throws -> Data? {
             let chunk: Data?
             do {
-                chunk = try await base.next()
+                if let timeouts {
+                    let iteration = base.iteration
+                    chunk = try await timeouts.bound { try await iteration.next() }
+                } else {
+                    chunk = try await base.next()
+                }
             } catch {
                 if error is CancellationError || Task.isCancelled {
                     tally?.end(.stopped)
                     throw CourierError.cancelled
                 }
-                let courierError = CourierError.exchange(
-                    error, request: request ?? URLRequest(url: URL(fileURLWithPath: "/")))
-                tally?.end(.failed(courierError))
-                throw courierError
+                throw fail(error)
             }
             guard let chunk else {
                 tally?.end(.completed)
@@ -130,6 +156,20 @@ public struct ResponseBody: AsyncSequence, Sendable {
             }
             tally?.received(chunk.count)
             return chunk
+        }
+
+        /// Ends the stream with `error`, as a ``CourierError`` that carries the head, and tells
+        /// the plugins.
+        /// - Returns: The error to throw.
+        func fail(_ error: any Error) -> CourierError {
+            let courierError: CourierError
+            if let streaming = error as? StreamingError {
+                courierError = .underlying(streaming, head)
+            } else {
+                courierError = .exchange(error, request: head.request ?? URLRequest(url: URL(fileURLWithPath: "/")))
+            }
+            tally?.end(.failed(courierError))
+            return courierError
         }
     }
 }

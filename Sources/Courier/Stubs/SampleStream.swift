@@ -60,7 +60,9 @@ public struct SampleStream: Sendable, Hashable {
 
     /// Server-Sent Events, one chunk each, `interval` seconds apart, as `text/event-stream`.
     /// - Parameters:
-    ///   - events: The events; an event's ID is written when it differs from the one before.
+    ///   - events: The events; an event's ID is written when it differs from the one before, and
+    ///     its data is written one `data` line per line, so that a CR, LF or CRLF in it arrives as
+    ///     a line feed, exactly as from the network.
     ///   - interval: The seconds before each event; none by default.
     /// - Returns: The sample stream.
     public static func events(_ events: [ServerSentEvent], every interval: TimeInterval = 0) -> SampleStream {
@@ -71,12 +73,34 @@ public struct SampleStream: Sendable, Hashable {
                 text += "id: \(event.lastEventID)\n"
                 lastEventID = event.lastEventID
             }
-            for line in event.data.split(separator: "\n", omittingEmptySubsequences: false) {
+            for line in Self.lines(of: event.data) {
                 text += "data: \(line)\n"
             }
             return Chunk(Data((text + "\n").utf8), after: interval)
         }
         return SampleStream(chunks, headerFields: ["Content-Type": "text/event-stream"])
+    }
+
+    /// The lines of `text` as an event stream's parser reads them: split at every CRLF, LF or CR
+    /// (a CR and an LF are one character to Swift, so the split is on Unicode scalars).
+    private static func lines(of text: String) -> [Substring] {
+        var lines: [Substring] = []
+        var start = text.unicodeScalars.startIndex
+        var index = start
+        let scalars = text.unicodeScalars
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            guard scalar == "\r" || scalar == "\n" else {
+                index = scalars.index(after: index)
+                continue
+            }
+            lines.append(Substring(scalars[start..<index]))
+            index = scalars.index(after: index)
+            if scalar == "\r", index != scalars.endIndex, scalars[index] == "\n" { index = scalars.index(after: index) }
+            start = index
+        }
+        lines.append(Substring(scalars[start..<index]))
+        return lines
     }
 
     /// Server-Sent Events of type `message` with these data, `interval` seconds apart.

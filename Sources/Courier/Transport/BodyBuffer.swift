@@ -10,8 +10,10 @@ import Foundation
 
 /// The chunks of a ``TransportBody`` that its consumer has not read yet: in memory up to a limit,
 /// then in an unlinked temporary file (nothing is left behind, whatever happens), read back in
-/// order. Everything happens under one lock; a consumer waiting for a chunk is resumed by the
-/// writer.
+/// order, up to a backlog limit for memory and file together: past it the writer is told to stop
+/// (the engine cancels the transfer) and the consumer, once it has read what was kept, gets
+/// ``StreamingError/Code/backlogTooLarge``. Everything happens under one lock; a consumer waiting
+/// for a chunk is resumed by the writer.
 final class BodyBuffer: Sendable {
     /// The file that holds what does not fit in memory: unlinked at once, so only its descriptor
     /// keeps it.
@@ -26,8 +28,11 @@ final class BodyBuffer: Sendable {
         var head = 0
         var memoryBytes = 0
         var peakMemoryBytes = 0
+        var peakBacklogBytes = 0
         var spill: Spill?
         var ended = false
+        /// Set when a write passed the backlog limit: the body ended there.
+        var overflowed = false
         var error: (any Error)?
         var terminated = false
         var waiter: CheckedContinuation<Data?, any Error>?
@@ -38,10 +43,13 @@ final class BodyBuffer: Sendable {
     private static let readChunk = 64 << 10
 
     private let memoryLimit: Int
+    /// The most unread bytes, memory and file together, or `nil` for no limit.
+    private let backlogLimit: Int?
     private let state = Locked(State())
 
-    init(memoryLimit: Int) {
+    init(memoryLimit: Int, backlogLimit: Int? = nil) {
         self.memoryLimit = memoryLimit
+        self.backlogLimit = backlogLimit.map { max(memoryLimit, $0) }
     }
 
     deinit {
@@ -55,26 +63,54 @@ final class BodyBuffer: Sendable {
         set { state.withLock { $0.onTermination = newValue } }
     }
 
-    var isTerminated: Bool { state.withLock { $0.terminated } }
+    /// Whether writing more is useless: the consumer stopped, or the backlog passed its limit.
+    var isTerminated: Bool { state.withLock { $0.terminated || $0.overflowed } }
 
     /// The most unread bytes held in memory at once so far.
     var peakMemoryBytes: Int { state.withLock { $0.peakMemoryBytes } }
 
+    /// The most unread bytes held at once so far, in memory and in the file together.
+    var peakBacklogBytes: Int { state.withLock { $0.peakBacklogBytes } }
+
     func write(_ data: Data) {
         guard !data.isEmpty else { return }
-        let (waiter, failure) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
-            guard !state.ended && !state.terminated else { return (nil, false) }
-            if let waiter = state.waiter.take() { return (waiter, false) }
+        enum Outcome {
+            case kept
+            case handed(CheckedContinuation<Data?, any Error>)
+            case fileFailed
+            case overflow((@Sendable () -> Void)?)
+        }
+        let outcome = state.withLock { state -> Outcome in
+            guard !state.ended && !state.terminated else { return .kept }
+            if let waiter = state.waiter.take() { return .handed(waiter) }
+            let backlog = Self.backlog(state) + data.count
+            if let backlogLimit, backlog > backlogLimit {
+                state.ended = true
+                state.overflowed = true
+                state.error = StreamingError.backlogTooLarge(limit: backlogLimit)
+                return .overflow(state.onTermination.take())
+            }
+            state.peakBacklogBytes = max(state.peakBacklogBytes, backlog)
             if state.spill == nil && state.memoryBytes + data.count <= memoryLimit {
                 state.memory.append(data)
                 state.memoryBytes += data.count
                 state.peakMemoryBytes = max(state.peakMemoryBytes, state.memoryBytes)
-                return (nil, false)
+                return .kept
             }
-            return (nil, !Self.spill(data, into: &state))
+            return Self.spill(data, into: &state) ? .kept : .fileFailed
         }
-        waiter?.resume(returning: data)
-        if failure { end(with: TransportBodyError.bufferFileFailed) }
+        switch outcome {
+        case .kept: break
+        case .handed(let waiter): waiter.resume(returning: data)
+        case .fileFailed: end(with: TransportBodyError.bufferFileFailed)
+        // The engine stops the transfer; the consumer reads what was kept, then the error.
+        case .overflow(let stop): stop?()
+        }
+    }
+
+    /// The unread bytes, in memory and in the file.
+    private static func backlog(_ state: State) -> Int {
+        state.memoryBytes + Int(state.spill.map { $0.written - $0.read } ?? 0)
     }
 
     /// Ends the body, with `error` or normally; later calls do nothing.
@@ -250,6 +286,13 @@ final class BodyConsumer: Sendable {
     var peakMemoryBytes: Int {
         switch source {
         case .buffer(let buffer): buffer.peakMemoryBytes
+        case .pull(let pull): pull.peakMemoryBytes
+        }
+    }
+
+    var peakBacklogBytes: Int {
+        switch source {
+        case .buffer(let buffer): buffer.peakBacklogBytes
         case .pull(let pull): pull.peakMemoryBytes
         }
     }

@@ -3,11 +3,14 @@ import Foundation
 /// The body of a response as it arrives: byte chunks in order, for a consumer that reads them
 /// as they come instead of waiting for the whole body.
 ///
-/// An engine makes one with ``makeStream(memoryLimit:)`` and feeds the ``Writer``; the consumer
-/// iterates the body once. Memory stays bounded whatever the consumer's pace: chunks the consumer
-/// has not read yet are kept in memory up to `memoryLimit` bytes and then in a temporary file
-/// (read back in order), so an engine without backpressure (URLSession) never holds a slow
-/// consumer's backlog in memory. Ending the iteration early, or dropping the body, calls the
+/// An engine makes one with ``makeStream(limits:)`` and feeds the ``Writer``; the consumer
+/// iterates the body once. Memory and disk stay bounded whatever the consumer's pace: chunks the
+/// consumer has not read yet are kept in memory up to ``StreamingLimits/memoryBufferSize`` bytes
+/// and then in a temporary file (read back in order), so an engine without backpressure
+/// (URLSession) never holds a slow consumer's backlog in memory; past
+/// ``StreamingLimits/maximumBacklog`` the writer's ``Writer/onTermination`` is called (the engine
+/// cancels the transfer) and the consumer, after the bytes kept, gets
+/// ``StreamingError/Code/backlogTooLarge``. Ending the iteration early, or dropping the body, calls the
 /// writer's ``Writer/onTermination``: the engine cancels the transfer there.
 /// ```swift
 /// let (body, writer) = TransportBody.makeStream()
@@ -24,12 +27,26 @@ public struct TransportBody: AsyncSequence, Sendable {
 
     private let consumer: BodyConsumer
 
-    /// A body and the writer that feeds it.
+    /// A body and the writer that feeds it, with no backlog limit.
     /// - Parameter memoryLimit: The most unread bytes kept in memory before they go to a
     ///   temporary file; 4 MiB by default.
     /// - Returns: The body, for the consumer, and its writer, for the engine.
     public static func makeStream(memoryLimit: Int = defaultMemoryLimit) -> (TransportBody, Writer) {
         let buffer = BodyBuffer(memoryLimit: Swift.max(1, memoryLimit))
+        return (TransportBody(consumer: BodyConsumer(.buffer(buffer))), Writer(buffer))
+    }
+
+    /// A body and the writer that feeds it, within `limits`: unread bytes in memory up to
+    /// ``StreamingLimits/memoryBufferSize``, then in a temporary file, up to
+    /// ``StreamingLimits/maximumBacklog`` in all.
+    /// ```swift
+    /// let (body, writer) = TransportBody.makeStream(limits: request.streamingLimits)
+    /// ```
+    /// - Parameter limits: The limits, usually the request's ``TransportRequest/streamingLimits``.
+    /// - Returns: The body, for the consumer, and its writer, for the engine.
+    public static func makeStream(limits: StreamingLimits) -> (TransportBody, Writer) {
+        let buffer = BodyBuffer(
+            memoryLimit: Swift.max(1, limits.memoryBufferSize), backlogLimit: Swift.max(1, limits.maximumBacklog))
         return (TransportBody(consumer: BodyConsumer(.buffer(buffer))), Writer(buffer))
     }
 
@@ -67,6 +84,10 @@ public struct TransportBody: AsyncSequence, Sendable {
     /// consumer does not make the body grow in memory.
     public var peakMemoryBytes: Int { consumer.peakMemoryBytes }
 
+    /// The most unread bytes this body has held at once so far, in memory and in its temporary
+    /// file together: what ``StreamingLimits/maximumBacklog`` bounds.
+    public var peakBacklogBytes: Int { consumer.peakBacklogBytes }
+
     /// Reads the chunks in order.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(iteration: BodyIteration(consumer))
@@ -84,13 +105,13 @@ public struct TransportBody: AsyncSequence, Sendable {
         return data
     }
 
-    /// The chunks up to `limit` bytes, joined; the rest of the body is left unread (dropping the
-    /// body then ends the transfer).
-    func prefix(upTo limit: Int) async throws -> Data {
+    /// The chunks up to `limit` bytes, joined, each waited for within `timeouts`; the rest of the
+    /// body is left unread (dropping the body then ends the transfer).
+    func prefix(upTo limit: Int, within timeouts: StreamTimeouts) async throws -> Data {
         var data = Data()
-        for try await chunk in self {
+        let iteration = BodyIteration(consumer)
+        while data.count < limit, let chunk = try await timeouts.bound({ try await iteration.next() }) {
             data.append(chunk.prefix(limit - data.count))
-            if data.count >= limit { break }
         }
         return data
     }
@@ -121,7 +142,8 @@ public struct TransportBody: AsyncSequence, Sendable {
             set { buffer.onTermination = newValue }
         }
 
-        /// Whether the consumer has stopped reading: writing more is useless.
+        /// Whether writing more is useless: the consumer stopped reading, or its backlog passed
+        /// its limit.
         public var isTerminated: Bool { buffer.isTerminated }
 
         /// Appends a chunk; ignored after ``finish()``, ``fail(_:)`` or termination.

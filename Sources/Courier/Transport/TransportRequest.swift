@@ -28,8 +28,14 @@ public struct TransportRequest: Sendable {
     public var progress: (@Sendable (TransferProgress) -> Void)?
     /// The longest the exchange may take in all, from sending to the last byte, or `nil` for the
     /// transport's own idle timeout. A transport fails with ``TransportFailure/Kind/timedOut``
-    /// when it runs out.
+    /// when it runs out. For a streamed request it is only what is left of the request's total
+    /// timeout: the provider itself bounds each wait of a stream (for the head, then for each
+    /// chunk) by the target's `timeoutInterval`.
     public var timeout: TimeInterval?
+    /// The bounds of a streamed response (``Transport/stream(_:)``): an engine without
+    /// backpressure makes its body with ``TransportBody/makeStream(limits:)``, so that a slow
+    /// reader's backlog stays within them. ``StreamingLimits/standard`` unless the caller set others.
+    public var streamingLimits: StreamingLimits = .standard
 
     /// The request's method, for an engine that does not speak `URLRequest`.
     public var method: String { urlRequest.httpMethod ?? "GET" }

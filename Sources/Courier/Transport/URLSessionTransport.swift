@@ -91,7 +91,9 @@ public final class URLSessionTransport: Transport {
     /// URLSession on Linux has no backpressure (suspending a task and resuming it restarts the
     /// transfer: a 64 MiB body arrived as 77 MB), so the transfer runs at the network's pace and
     /// the ``TransportBody`` keeps a slow reader's backlog in a temporary file beyond its memory
-    /// limit. Stopping the iteration cancels the transfer. Redirects are followed first.
+    /// limit, up to ``TransportRequest/streamingLimits``' backlog (past it the transfer is
+    /// cancelled and the reader gets ``StreamingError/Code/backlogTooLarge`` after what was kept).
+    /// Stopping the iteration cancels the transfer. Redirects are followed first.
     /// - Parameter request: What to send (`writesToFile` does not apply).
     /// - Returns: The head and the body.
     /// - Throws: A transport error when no head was received.
@@ -103,7 +105,7 @@ public final class URLSessionTransport: Transport {
     private func streamOnce(_ request: TransportRequest) async throws -> StreamedTransportResponse {
         var resends = 0
         while true {
-            let (body, writer) = TransportBody.makeStream()
+            let (body, writer) = TransportBody.makeStream(limits: request.streamingLimits)
             do {
                 let head = try await exchange(request, streamingTo: writer)
                 return StreamedTransportResponse(statusCode: head.statusCode, response: head.response, body: body)

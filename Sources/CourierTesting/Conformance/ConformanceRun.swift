@@ -73,6 +73,7 @@ struct ConformanceRun: Sendable {
         case .requestBodies: try await performRequestBodyCase()
         case .redirects: try await performRedirectCase()
         case .streams: try await performStreamCase()
+        case .eventStreams: try await performEventStreamCase()
         case .failures: try await performFailureCase()
         }
     }

@@ -65,6 +65,23 @@ extension TransportConformance {
         /// A large streamed body (``largeBodySize``) read by a consumer that pauses after every
         /// MiB arrives whole, while the body holds at most ``streamMemoryBound`` in memory.
         case streamedSlowConsumer
+        /// Through a `Provider`: an event stream cut after an event's `id` but before its blank
+        /// line resumes with the `Last-Event-ID` of the event before, and that event arrives once.
+        case streamedEventsResumeAfterCut
+        /// Through a `Provider`: the server goes away in the middle of an event and comes back on
+        /// the same port two seconds later; the refused connections are retried, and every event
+        /// arrives exactly once, in order.
+        case streamedEventsSurviveRestart
+        /// Through a `Provider`: a target's `timeoutInterval` bounds the wait for each chunk, not
+        /// the whole stream (events every 100 ms for 3 s with a 1 s timeout arrive whole), and a
+        /// stream that stalls for longer ends with `TransportFailure.Kind.timedOut`.
+        case streamedIdleTimeout
+        /// Through a `Provider`: a reader that stops reading an endless stream never makes the body
+        /// hold more than `StreamingLimits.maximumBacklog` (memory and temporary file together):
+        /// either the transfer waits for the reader (backpressure), or the reader, once it reads
+        /// again, gets what was kept and then `StreamingError.Code.backlogTooLarge`; either way
+        /// the connection is closed when the stream ends.
+        case streamedBacklogBound
 
         // Failures, timeouts and cancellation.
         /// Connection refused is `TransportFailure.Kind.cannotConnect`.
@@ -114,7 +131,7 @@ extension TransportConformance {
         }
 
         enum Group {
-            case responses, requestBodies, redirects, streams, failures
+            case responses, requestBodies, redirects, streams, eventStreams, failures
         }
 
         var group: Group {
@@ -128,6 +145,9 @@ extension TransportConformance {
                 .requestBodies
             case .redirectMethods, .redirectLoop, .redirectCrossOrigin: .redirects
             case .streamedHeadBeforeBody, .streamedEarlyEnd, .streamedSlowConsumer: .streams
+            case .streamedEventsResumeAfterCut, .streamedEventsSurviveRestart, .streamedIdleTimeout,
+                .streamedBacklogBound:
+                .eventStreams
             case .connectionRefused, .closedBeforeStatus, .incompleteBody, .notHTTP, .oversizeHeaders, .stallTimesOut,
                 .cancelBeforeHead, .cancelDuringBody:
                 .failures

@@ -26,8 +26,23 @@ public final class LoopbackServer: Sendable {
     /// Starts a server that answers every request with `handler`.
     /// - Parameter handler: Returns the reply to a request.
     /// - Throws: A socket error when no loopback port can be opened.
-    public init(handler: @escaping Handler) throws {
-        let (listener, port) = try Socket.listenOnLoopback()
+    public convenience init(handler: @escaping Handler) throws {
+        try self.init(port: 0, handler: handler)
+    }
+
+    /// Starts a server on `port`: to bring a server back on the port of one that was stopped, as
+    /// a restarted process would be.
+    /// ```swift
+    /// let server = try LoopbackServer(handler: handler)
+    /// server.stop()                                   // clients are cut off, then refused
+    /// let back = try LoopbackServer(port: server.port, handler: handler)
+    /// ```
+    /// - Parameters:
+    ///   - port: The port; 0 lets the system choose one.
+    ///   - handler: Returns the reply to a request.
+    /// - Throws: A socket error when the port cannot be opened (another server holds it).
+    public init(port: UInt16, handler: @escaping Handler) throws {
+        let (listener, port) = try Socket.listenOnLoopback(port: port)
         self.port = port
         self.core = Core(listener: listener, handler: handler)
         let core = self.core
@@ -48,6 +63,12 @@ public final class LoopbackServer: Sendable {
     /// Every request received so far, in order.
     public var requests: [ServerRequest] {
         core.requests
+    }
+
+    /// How many client connections are open right now: 0 once a client closed every connection
+    /// it had (after a transfer it cancelled, say).
+    public var openConnections: Int {
+        core.openConnections
     }
 
     /// Stops listening and closes every connection. Calling it again does nothing.
@@ -75,6 +96,10 @@ public final class LoopbackServer: Sendable {
 
         var requests: [ServerRequest] {
             state.withLock { $0.requests }
+        }
+
+        var openConnections: Int {
+            state.withLock { $0.connections.count }
         }
 
         func stop() {

@@ -17,8 +17,9 @@ enum Socket {
         var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
     }
 
-    /// A listening TCP socket on 127.0.0.1 with a port the system chose, and that port.
-    static func listenOnLoopback(backlog: Int32 = 128) throws -> (descriptor: Int32, port: UInt16) {
+    /// A listening TCP socket on 127.0.0.1 with `port`, or a port the system chose when it is 0,
+    /// and that port.
+    static func listenOnLoopback(port: UInt16 = 0, backlog: Int32 = 128) throws -> (descriptor: Int32, port: UInt16) {
         #if canImport(Darwin)
             let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -30,7 +31,7 @@ enum Socket {
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -12,7 +12,7 @@ import Testing
 @Suite("Sample streams")
 struct SampleStreamTests {
     enum Chat: TargetType {
-        case completion, feed, plain
+        case completion, feed, plain, crlf
         var baseURL: URL { URL(string: "http://127.0.0.1:9")! }
         var path: String { "/chat" }
         var method: HTTPMethod { .post }
@@ -25,6 +25,7 @@ struct SampleStreamTests {
             case .completion: .events(data: ["Hel", "lo", "[DONE]"], every: 0.02)
             case .feed: .lines(["{\"n\":1}", "{\"n\":2}"], contentType: "application/x-ndjson")
             case .plain: nil
+            case .crlf: .events(data: ["line one\r\nline two"])
             }
         }
     }
@@ -115,13 +116,43 @@ struct SampleStreamTests {
     }
 
     @Test("events encode type, changed IDs and multi-line data as the parser reads them back")
-    func eventEncoding() {
+    func eventEncoding() throws {
         let events = [
             ServerSentEvent(type: "delta", data: "one\ntwo", lastEventID: "7"),
             ServerSentEvent(data: "same id", lastEventID: "7"),
+            ServerSentEvent(data: "", lastEventID: ""),
+            ServerSentEvent(data: "\n\nblank lines\n", lastEventID: "8"),
         ]
         var parser = ServerSentEventParser()
-        #expect(parser.parse(SampleStream.events(events).body) == events)
+        #expect(try parser.parse(SampleStream.events(events).body) == events)
         #expect(SampleStream.events(events).headerFields["Content-Type"] == "text/event-stream")
+    }
+
+    @Test(
+        "CR, LF and CRLF in data arrive as the parser reads them from the network: line feeds",
+        arguments: ["line one\r\nline two", "line one\rline two", "line one\nline two", "a\r\n\r\nb\r", "\r\n"])
+    func lineBreaksInData(_ data: String) throws {
+        // What a server writing these bytes in data fields sends, and what the parser reads of it.
+        var network = ServerSentEventParser()
+        let wire =
+            data.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined() + "\n"
+        let fromNetwork = try network.parse(Data(wire.utf8))
+
+        var stub = ServerSentEventParser()
+        let fromStub = try stub.parse(SampleStream.events(data: [data]).body)
+
+        #expect(fromStub == fromNetwork)
+        #expect(
+            fromStub.first?.data
+                == data.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n"))
+    }
+
+    @Test("a stubbed event source hands over text after a CRLF (it lost it before)")
+    func stubbedEventSourceKeepsLines() async throws {
+        let provider = Provider<Chat>(stubClosure: Provider.immediatelyStub)
+        var data: [String] = []
+        for try await event in provider.events(.crlf, reconnection: .never) { data.append(event.data) }
+        #expect(data == ["line one\nline two"])
     }
 }

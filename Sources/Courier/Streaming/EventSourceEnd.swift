@@ -1,0 +1,48 @@
+import Foundation
+
+/// Why an ``EventSource`` stops instead of reconnecting: normally (`error` is `nil`), or with
+/// the error to throw.
+struct EventSourceEnd: Error {
+    let error: CourierError?
+
+    /// Ends the source unless `failure` (or a normal end, when `nil`) is worth a reconnection;
+    /// returns the `Retry-After` a 429 or 503 asked for.
+    static func check(
+        _ failure: CourierError?, policy: EventReconnection, connected: Bool
+    ) throws(EventSourceEnd) -> TimeInterval? {
+        guard let failure else {
+            if !policy.reconnectsAfterEnd { throw EventSourceEnd(error: nil) }
+            return nil
+        }
+        if !connected && !policy.retriesFirstConnection { throw EventSourceEnd(error: failure) }
+        switch failure {
+        case .transport(let error, _):
+            // A URL that cannot work, or a redirect loop, would fail the same way again.
+            let kind = (error as? TransportFailure)?.kind
+            if kind == .badURL || kind == .tooManyRedirects { throw EventSourceEnd(error: failure) }
+            return nil
+        case .statusCode(let response):
+            let status = response.statusCode
+            if status == 204 { throw EventSourceEnd(error: nil) }
+            guard status == 408 || status == 429 || (500...599).contains(status) else {
+                throw EventSourceEnd(error: failure)
+            }
+            let header = response.headerFields["Retry-After"]
+            guard let asked = header.flatMap({ RetryAfter.delay($0, now: Date()) }) else { return nil }
+            if asked > policy.maximumRetryAfter { throw EventSourceEnd(error: failure) }
+            return asked
+        default:
+            throw EventSourceEnd(error: failure)
+        }
+    }
+
+    /// Ends the source once `failures` reconnections in a row have been made.
+    static func checkBudget(
+        _ failures: Int, _ failure: CourierError?, policy: EventReconnection
+    ) throws(EventSourceEnd) {
+        guard failures >= policy.maximumAttempts else { return }
+        guard let failure, failures > 0 else { throw EventSourceEnd(error: failure) }
+        let exhausted = StreamingError.reconnectionsExhausted(attempts: failures, lastError: failure)
+        throw EventSourceEnd(error: .underlying(exhausted, failure.response))
+    }
+}
