@@ -438,10 +438,72 @@ import Testing
         print(event.type, event.data)
     }
     // sample 4
+    var lastHandled = ""
+    for try await event in provider.events(.zen, lastEventID: lastHandled) {
+        lastHandled = event.lastEventID
+    }
+    // sample 5
     for try await event in provider.events(.zen, until: .data("[DONE]")) {
         print(event.data, terminator: "")
     }
-    // sample 5
+    // sample 6
+    enum ChatAPI: TargetType {
+        case chat(String)
+        var baseURL: URL { URL(string: "https://llm.example.com")! }
+        var path: String { "/v1/chat/completions" }
+        var method: HTTPMethod { .post }
+        var task: HTTPTask {
+            switch self {
+            case .chat(let prompt):
+                .requestParameters(
+                    parameters: ["model": "small", "stream": true, "messages": [["role": "user", "content": prompt]]],
+                    encoding: JSONEncoding.default)
+            }
+        }
+        var headers: [String: String]? { nil }
+        var validationType: ValidationType { .successCodes }
+        var timeoutInterval: TimeInterval? { 30 }  // each wait: the first token, then every next one
+    }
+
+    struct ChatChunk: Decodable, Sendable {
+        struct Choice: Decodable, Sendable {
+            struct Delta: Decodable, Sendable { let content: String? }
+            let delta: Delta
+        }
+        let choices: [Choice]
+    }
+
+    func answer(_ prompt: String, with provider: Provider<ChatAPI>) async throws -> String {
+        var text = ""
+        let streamed = try await provider.stream(.chat(prompt))
+        for try await event in streamed.events(until: .data("[DONE]")) {
+            let chunk = try event.decoded(as: ChatChunk.self)
+            text += chunk.choices.first?.delta.content ?? ""
+        }
+        return text
+    }
+    // sample 7
+    let chat = Provider<ChatAPI>(interceptor: .retryPolicy)
+    let answering = Task { try await answer("Tell me a story", with: chat) }
+    answering.cancel()  // the Stop button
+    _ = chat
+    _ = answering
+    // sample 8
+    struct OllamaChunk: Decodable, Sendable {
+        struct Message: Decodable, Sendable { let content: String }
+        let message: Message
+        let done: Bool
+    }
+
+    func answerLines(_ prompt: String, with provider: Provider<ChatAPI>) async throws -> String {
+        var text = ""
+        for try await chunk in try await provider.stream(.chat(prompt)).decodedLines(as: OllamaChunk.self) {
+            text += chunk.message.content
+            if chunk.done { break }
+        }
+        return text
+    }
+    // sample 9
     enum Assistant: TargetType {
         case reply(String)
         var baseURL: URL { URL(string: "https://api.example.com")! }

@@ -194,6 +194,8 @@ enum Streams: TargetType {
     case notifications
     case completion(String)
     case chat(String)
+    case feed
+    case export
     var baseURL: URL { URL(string: "https://stream.example.com")! }
     var path: String { "/stream" }
     var method: HTTPMethod { .get }
@@ -224,6 +226,9 @@ func send(_ chunk: Data) {}
 
 /// Consumes a chunk.
 func consume(_ chunk: Data) {}
+
+/// Keeps a line of an export.
+func store(_ line: String) {}
 
 /// A photo to upload.
 let photoURL = URL(fileURLWithPath: "/tmp/photo.jpg")

@@ -305,6 +305,7 @@ extension MyAPI: AccessTokenAuthorizable {
 
 // EventReconnection.swift#1
 @Sendable func eventReconnectionExample1() async throws {
+    let provider = Provider<Streams>()
     let feed = provider.events(.feed, reconnection: EventReconnection(maximumAttempts: .max))
     _ = feed
 }
@@ -358,6 +359,7 @@ extension MyAPI: AccessTokenAuthorizable {
 
 // StreamingError.swift#1
 @Sendable func streamingErrorExample1() async throws {
+    let provider = Provider<Streams>()
     do {
         for try await line in try await provider.stream(.export).lines { store(line) }
     } catch let error as CourierError {
@@ -369,7 +371,7 @@ extension MyAPI: AccessTokenAuthorizable {
 
 // StreamingLimits.swift#1
 @Sendable func streamingLimitsExample1() async throws {
-    let provider = Provider<Assistant>(streamingLimits: StreamingLimits(maximumEventLength: 64 << 20))
+    let provider = Provider<Streams>(streamingLimits: StreamingLimits(maximumEventLength: 64 << 20))
     var limits = provider.streamingLimits
     limits.maximumBacklog = 1 << 30
     let export = try await provider.stream(.export, limits: limits)
@@ -447,6 +449,12 @@ var task: HTTPTask {
         var headers: [String: String]? { nil }
         var validationType: ValidationType { .successCodes }
     }
+}
+
+// TargetType.swift#2
+extension Status {
+var timeoutInterval: TimeInterval? { 1 }          // each attempt
+var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
 }
 
 // DownloadDestination.swift#1
@@ -537,13 +545,15 @@ var task: HTTPTask {
 
 // TransportBody.swift#2
 @Sendable func transportBodyExample2() async throws {
-    let source = ExampleChunkSource()
-    let request = Task<Void, Never> {}
+    let request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://example.com")!))
     let (body, writer) = TransportBody.makeStream(limits: request.streamingLimits)
+    _ = (body, writer)
 }
 
 // TransportBody.swift#3
 @Sendable func transportBodyExample3() async throws {
+    let source = ExampleChunkSource()
+    let request = Task<Void, Never> {}
     let body = TransportBody(pulling: { try await source.next() }, onTermination: { request.cancel() })
     _ = body
 }
@@ -652,6 +662,7 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
 
 // LoopbackServer.swift#2
 @Sendable func loopbackServerExample2() async throws {
+    let handler: LoopbackServer.Handler = { _ in ServerReply() }
     let server = try LoopbackServer(handler: handler)
     server.stop()                                   // clients are cut off, then refused
     let back = try LoopbackServer(port: server.port, handler: handler)

@@ -53,7 +53,12 @@ enum SymbolSamples {
             ], after: ["}"], fileScope: true),
         "MultipartFormData+Stream.swift#1": Context(before: ["let form = MultipartFormData()"]),
         "TransportBody.swift#1": Context(before: ["let task = Task<Void, Never> {}"]),
-        "TransportBody.swift#2": Context(before: [
+        "TransportBody.swift#2": Context(
+            before: [
+                #"let request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://example.com")!))"#
+            ],
+            after: ["_ = (body, writer)"]),
+        "TransportBody.swift#3": Context(before: [
             "let source = ExampleChunkSource()", "let request = Task<Void, Never> {}",
         ]),
         "TransportConformance.swift#1": Context(
@@ -66,6 +71,10 @@ enum SymbolSamples {
         "RecordingInterceptor.swift#1": Context(before: ["let recorder = CallRecorder()"], after: ["_ = interceptor"]),
         "ScriptedTransport.swift#1": Context(before: ["let auth = MyAuth()"]),
         "MultipartParser.swift#1": Context(before: ["func parts(of request: ServerRequest) {"], after: ["}"]),
+        "LoopbackServer.swift#2": Context(before: ["let handler: LoopbackServer.Handler = { _ in ServerReply() }"]),
+        "EventReconnection.swift#1": Context(before: ["let provider = Provider<Streams>()"]),
+        "StreamingError.swift#1": Context(before: ["let provider = Provider<Streams>()"]),
+        "TargetType.swift#2": Context(before: ["extension Status {"], after: ["}"], fileScope: true),
         "ServerReply.swift#1": Context(before: ["let reply: ServerReply ="], after: ["_ = reply"]),
     ]
 

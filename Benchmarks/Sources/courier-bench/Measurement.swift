@@ -36,6 +36,7 @@ enum Measurement {
             figures = try await SteadyStateBench.cancelLatency(variant, baseURL, count: count ?? 1_000)
         case ("stream-slow", _): figures = try await StreamBench.slowReader(variant, baseURL)
         case ("stream-break", _): figures = try await StreamBench.breakLatency(variant, count: count ?? 200)
+        case ("stream-stalled", _): figures = try await StalledReaderBench.run(variant, seconds: Double(count ?? 3))
         case ("auth", "courier"): figures = try await AuthBench.expiredToken(concurrent: count ?? 100)
         default: throw BenchError.unknown(name, variant)
         }

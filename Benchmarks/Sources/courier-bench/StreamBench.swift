@@ -156,3 +156,100 @@ final class CountingDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         }
     }
 }
+
+/// A reader that stops reading an endless stream.
+enum StalledReaderBench {
+    /// An in-process server sends 2 GiB (without end, as far as the reader can tell; more would
+    /// make the raw variant's buffer a danger to the machine); the reader takes the first chunk and then reads
+    /// nothing for `seconds`. Courier (URLSession, the default limits) keeps the backlog in memory
+    /// up to 4 MiB and on disk up to the 256 MiB cap, then cancels the transfer. `raw`: a
+    /// URLSession delegate that hands chunks to an `AsyncStream` with the default (unbounded)
+    /// buffering, what a stream reader written by hand on Linux does.
+    static func run(_ variant: String, seconds: Double) async throws -> [String: Double] {
+        let sent = BlockCounter()
+        let block = Data(count: 1 << 20)
+        let server = try LoopbackServer { _ in
+            var steps: [ServerReply.RawStep] = [
+                .send(Data("HTTP/1.1 200 OK\r\nContent-Length: \(2 << 30)\r\n\r\n".utf8))
+            ]
+            for _ in 0..<2_048 { steps += [.send(block), .run { sent.add() }] }
+            return .raw(steps)
+        }
+        defer { server.stop() }
+        let baseline = Memory.currentMiB
+        var figures: [String: Double]
+        switch variant {
+        case "courier": figures = try await courier(server.baseURL, stall: seconds)
+        case "raw": figures = try await raw(server.baseURL, stall: seconds)
+        default: throw BenchError.unknown("stream-stalled", variant)
+        }
+        figures["peak_rss_growth_mib"] = Memory.peakMiB - baseline
+        figures["server_sent_mib"] = Double(sent.count)
+        return figures
+    }
+
+    private static func courier(_ baseURL: URL, stall seconds: Double) async throws -> [String: Double] {
+        let provider = Provider<HTTPTarget>()
+        let streamed = try await provider.stream(HTTPTarget(baseURL: baseURL, path: "endless"))
+        var chunks = streamed.body.makeAsyncIterator()
+        _ = try await chunks.next()
+        try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+        var refused = 0.0
+        do {
+            while try await chunks.next() != nil {}
+        } catch let error as CourierError {
+            if (error.underlyingError as? StreamingError)?.code == .backlogTooLarge { refused = 1 }
+        }
+        let backlog = Double(streamed.body.peakBacklogBytes) / 1_048_576
+        let memory = Double(streamed.body.peakMemoryBytes) / 1_048_576
+        return [
+            "peak_backlog_mib": backlog, "peak_body_memory_mib": memory, "spill_mib": max(0, backlog - memory),
+            "cap_mib": Double(provider.streamingLimits.maximumBacklog) / 1_048_576, "ended_backlog_too_large": refused,
+        ]
+    }
+
+    private static func raw(_ baseURL: URL, stall seconds: Double) async throws -> [String: Double] {
+        let delegate = StreamingDelegate()
+        let session = URLSession(
+            configuration: URLSessionTransport.defaultConfiguration, delegate: delegate, delegateQueue: nil)
+        let task = session.dataTask(with: URLRequest(url: baseURL.appendingPathComponent("endless")))
+        task.resume()
+        var chunks = delegate.chunks.makeAsyncIterator()
+        _ = await chunks.next()
+        try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+        task.cancel()
+        session.invalidateAndCancel()
+        return [:]
+    }
+}
+
+/// Counts the blocks a server thread sent.
+final class BlockCounter: @unchecked Sendable {
+    // Safe: `sent` is only touched under `lock`.
+    private let lock = NSLock()
+    private var sent = 0
+
+    var count: Int { lock.withLock { sent } }
+
+    func add() {
+        lock.withLock { sent += 1 }
+    }
+}
+
+/// Hands a data task's chunks to an unbounded `AsyncStream`.
+final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    let chunks: AsyncStream<Data>
+    private let continuation: AsyncStream<Data>.Continuation
+
+    override init() {
+        (chunks, continuation) = AsyncStream.makeStream()
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        continuation.yield(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        continuation.finish()
+    }
+}

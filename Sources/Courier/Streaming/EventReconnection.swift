@@ -19,6 +19,12 @@ import Foundation
 /// | the iteration stops, or its task is cancelled | ends (a cancelled task throws ``CourierError/cancelled``) |
 /// | ``maximumAttempts`` reconnections in a row without an event | throws ``StreamingError/Code/reconnectionsExhausted``, with the last failure |
 /// | the first connection fails, with ``retriesFirstConnection`` off | throws its error |
+/// | the request is not idempotent (`POST`, `PATCH`), with ``reconnectsNonIdempotentRequests`` off | ends as its one connection did: normally, or with its error |
+///
+/// A request that is not idempotent is never sent again by default: resending a `POST` runs it
+/// again (a chat completion answered twice, tokens repeated). Read such a stream once, as
+/// `provider.stream(.chat(prompt)).events(until: .data("[DONE]"))` does, or turn
+/// ``reconnectsNonIdempotentRequests`` on for a server that resumes after `Last-Event-ID`.
 ///
 /// The wait before a reconnection starts at the reconnection time: the server's last `retry`
 /// field, else ``delay``, and never less than ``minimumDelay`` (so that a server sending
@@ -53,6 +59,9 @@ public struct EventReconnection: Sendable, Hashable {
     /// The longest `Retry-After` honoured; a server that asks for longer ends the source with its
     /// answer.
     public var maximumRetryAfter: TimeInterval
+    /// Whether a request whose method is not idempotent (`POST`, `PATCH`, …) is sent again; off
+    /// by default, so that nothing is run twice.
+    public var reconnectsNonIdempotentRequests = false
 
     /// Creates a reconnection policy.
     /// - Parameters:

@@ -114,6 +114,7 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
             current = nil
             let retryAfter: TimeInterval?
             do throws(EventSourceEnd) {
+                try EventSourceEnd.checkMethod(source.target.method, failure, policy: source.reconnection)
                 retryAfter = try EventSourceEnd.check(failure, policy: source.reconnection, connected: connected)
                 try EventSourceEnd.checkBudget(failures, failure, policy: source.reconnection)
             } catch {

@@ -10,8 +10,10 @@ struct EventSourceEnd: Error {
     static func check(
         _ failure: CourierError?, policy: EventReconnection, connected: Bool
     ) throws(EventSourceEnd) -> TimeInterval? {
-        guard let failure else {
-            if !policy.reconnectsAfterEnd { throw EventSourceEnd(error: nil) }
+        guard let failure, !failure.isEndBeforeTerminator else {
+            // A stream that ended (before its terminator, if it has one) is reconnected; when it
+            // is not, an answer cut short is an error.
+            if !policy.reconnectsAfterEnd { throw EventSourceEnd(error: failure) }
             return nil
         }
         if !connected && !policy.retriesFirstConnection { throw EventSourceEnd(error: failure) }
@@ -36,13 +38,30 @@ struct EventSourceEnd: Error {
         }
     }
 
+    /// Ends the source, as its connection ended, when its request must not be sent twice.
+    static func checkMethod(
+        _ method: HTTPMethod, _ failure: CourierError?, policy: EventReconnection
+    ) throws(EventSourceEnd) {
+        guard !policy.reconnectsNonIdempotentRequests, !RetryPolicy.defaultRetryableHTTPMethods.contains(method)
+        else { return }
+        throw EventSourceEnd(error: failure)
+    }
+
     /// Ends the source once `failures` reconnections in a row have been made.
     static func checkBudget(
         _ failures: Int, _ failure: CourierError?, policy: EventReconnection
     ) throws(EventSourceEnd) {
         guard failures >= policy.maximumAttempts else { return }
         guard let failure, failures > 0 else { throw EventSourceEnd(error: failure) }
+        if failure.isEndBeforeTerminator { throw EventSourceEnd(error: failure) }
         let exhausted = StreamingError.reconnectionsExhausted(attempts: failures, lastError: failure)
         throw EventSourceEnd(error: .underlying(exhausted, failure.response))
+    }
+}
+
+extension CourierError {
+    /// Whether the stream ended normally but before its terminator.
+    var isEndBeforeTerminator: Bool {
+        (underlyingError as? StreamingError)?.code == .endedBeforeTerminator
     }
 }

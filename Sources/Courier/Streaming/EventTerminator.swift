@@ -2,7 +2,10 @@ import Foundation
 
 /// The event that ends an event stream before its body does, such as the `data: [DONE]` of
 /// OpenAI-style completion streams. The terminating event is not handed to the reader, the
-/// transfer ends, and an ``EventSource`` does not reconnect.
+/// transfer ends, and an ``EventSource`` does not reconnect. A stream that ends without it was cut
+/// short (a server that closes a body without a length mid-answer looks like a normal end):
+/// the loop ends with ``StreamingError/endedBeforeTerminator``, or an ``EventSource`` reconnects
+/// when it may.
 ///
 /// ```swift
 /// for try await event in provider.events(.completion(prompt), until: .data("[DONE]")) {

@@ -50,7 +50,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         }
 
         /// The next event, or `nil` when the stream ends or its terminator arrives (an
-        /// unterminated event is discarded).
+        /// unterminated event is discarded). A stream with a terminator that ends without it
+        /// throws ``StreamingError/endedBeforeTerminator``.
         /// - Throws: What the body throws, or ``CourierError/underlying(_:_:)`` with a
         ///   ``StreamingError`` when a line or an event passes its limit (after the events before
         ///   it).
@@ -63,7 +64,12 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                     (self.failure, chunks) = (nil, nil)
                     throw failure
                 }
-                guard let chunk = try await chunks?.next() else { return nil }
+                guard let chunk = try await chunks?.next() else {
+                    // A stream read up to its terminator that ends without it is cut short.
+                    guard terminator != nil, !isTerminated, let chunks else { return nil }
+                    self.chunks = nil
+                    throw CourierError.underlying(StreamingError.endedBeforeTerminator, chunks.head)
+                }
                 do {
                     try parser.parse(chunk, into: &ready)
                 } catch {

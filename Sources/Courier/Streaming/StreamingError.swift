@@ -34,6 +34,9 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         /// A reader fell so far behind an engine without backpressure that the unread bytes
         /// passed ``StreamingLimits/maximumBacklog``; the transfer was cancelled.
         public static let backlogTooLarge = Code("backlogTooLarge")
+        /// A stream read up to an ``EventTerminator`` ended without it: the answer is cut short
+        /// (a connection closed mid-answer looks like a normal end when the body has no length).
+        public static let endedBeforeTerminator = Code("endedBeforeTerminator")
         /// An ``EventSource`` failed to (re)connect or read ``EventReconnection/maximumAttempts``
         /// times in a row; ``StreamingError/lastError`` holds the last failure.
         public static let reconnectionsExhausted = Code("reconnectionsExhausted")
@@ -89,6 +92,9 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         StreamingError(.backlogTooLarge, limit: limit)
     }
 
+    /// The stream ended before its terminator.
+    public static let endedBeforeTerminator = StreamingError(.endedBeforeTerminator)
+
     /// An event source gave up after `attempts` failures in a row.
     /// - Parameters:
     ///   - attempts: The (re)connections tried in a row.
@@ -108,6 +114,7 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case .eventTooLarge: return "An event's data grew past the limit of \(limit ?? 0) bytes."
         case .backlogTooLarge:
             return "The reader fell \(limit ?? 0) bytes behind the network; the transfer was cancelled."
+        case .endedBeforeTerminator: return "The stream ended before its terminator: the answer is cut short."
         case .reconnectionsExhausted:
             let cause = lastError.map { ": \($0.localizedDescription)" } ?? ""
             return "The event source failed \(attempts ?? 0) times in a row\(cause)"
@@ -121,7 +128,7 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
             && lhs.attempts == rhs.attempts
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     /// - Parameter hasher: The hasher.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)

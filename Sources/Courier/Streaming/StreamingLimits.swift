@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Set once on the provider, and per call where one stream needs more:
 /// ```swift
-/// let provider = Provider<Assistant>(streamingLimits: StreamingLimits(maximumEventLength: 64 << 20))
+/// let provider = Provider<Streams>(streamingLimits: StreamingLimits(maximumEventLength: 64 << 20))
 /// var limits = provider.streamingLimits
 /// limits.maximumBacklog = 1 << 30
 /// let export = try await provider.stream(.export, limits: limits)
@@ -27,7 +27,8 @@ public struct StreamingLimits: Sendable, Hashable {
     /// The most bytes one line may have (a line of ``StreamedResponse/lines``, of
     /// ``StreamedResponse/decodedLines(as:using:)``, or of an event stream), without its line end.
     public var maximumLineLength: Int
-    /// The most bytes an event's data may reach before its blank line dispatches it.
+    /// The most bytes an event's data may reach before its blank line dispatches it, counted as
+    /// received (an invalid UTF-8 byte becomes U+FFFD, three bytes, in ``ServerSentEvent/data``).
     public var maximumEventLength: Int
     /// The most unread bytes a body keeps in memory for a reader slower than the network; beyond
     /// it, the backlog waits in a temporary file that is deleted whatever happens.

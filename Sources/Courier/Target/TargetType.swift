@@ -43,14 +43,26 @@ public protocol TargetType: Sendable {
     /// The streamed body returned for this target when it is stubbed, chunk by chunk, in place of
     /// ``sampleData``; `nil` (the default) for ``sampleData``.
     var sampleStream: SampleStream? { get }
-    /// The longest an attempt may take, from sending to the last byte of the answer, before it
+    /// The longest one attempt may take, from sending to the last byte of the answer, before it
     /// fails with ``TransportFailure/Kind/timedOut``; `nil` for the transport's own idle timeout
     /// (60 s without a byte, by default). Courier enforces it itself, to the millisecond, on every
     /// platform. Defaults to `nil`.
+    ///
+    /// It bounds each attempt, not the call: an interceptor that retries a timeout makes the
+    /// caller wait longer. With ``RetryPolicy``'s defaults (3 attempts, 0.5 s then 1 s between
+    /// them) a call can take up to 3 × `timeoutInterval` + 1.5 s; set ``totalTimeoutInterval`` to
+    /// bound the whole call. For a streamed request (`Provider.stream`, `Provider.events`) it
+    /// bounds each wait instead: for the response head, then for every next chunk of the body,
+    /// never the whole body, so a long answer that keeps arriving is never cut.
     var timeoutInterval: TimeInterval? { get }
-    /// The longest the whole request may take, all attempts and retry delays included; `nil` for
-    /// no limit. An attempt gets at most the time that is left, and a retry that would start after
-    /// it is not made. Defaults to `nil`.
+    /// The longest the whole call may take, all attempts, retry delays and refreshes included;
+    /// `nil` for no limit. An attempt gets at most the time that is left, and a retry that would
+    /// start after it is not made. A streamed request's body counts too. Defaults to `nil`.
+    ///
+    /// ```swift
+    /// var timeoutInterval: TimeInterval? { 1 }          // each attempt
+    /// var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
+    /// ```
     var totalTimeoutInterval: TimeInterval? { get }
     /// The cache policy of the request, or `nil` for the transport's default. Defaults to `nil`.
     var cachePolicy: URLRequest.CachePolicy? { get }

@@ -188,3 +188,48 @@ struct FailedConnections: PluginType {
         if case .failure(let error) = result, error.stage == .transport { count.withLock { $0 += 1 } }
     }
 }
+
+extension EventReconnectionTests {
+    /// A POST event stream, as completion APIs serve them.
+    struct Chat: TargetType {
+        var baseURL: URL
+        var path: String { "/chat" }
+        var method: HTTPMethod { .post }
+        var task: HTTPTask { .requestParameters(parameters: ["prompt": "Hi"], encoding: JSONEncoding.default) }
+        var headers: [String: String]? { nil }
+        var validationType: ValidationType { .successCodes }
+    }
+
+    @Test("a POST stream that breaks is not sent again: the error ends the source, the server saw one request")
+    func postNotResent() async throws {
+        let (server, seen) = try EventSourceTests.server { _, _ in
+            .raw(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "9\r\ndata: a\n\n\r\n")
+        }
+        var data: [String] = []
+        let error = await #expect(throws: CourierError.self) {
+            for try await event in Provider<Chat>().events(Chat(baseURL: server.baseURL), reconnection: Self.quick) {
+                data.append(event.data)
+            }
+        }
+        #expect(data == ["a"])
+        #expect(error?.stage == .transport)
+        #expect(seen.value.count == 1)
+    }
+
+    @Test("a POST stream is reconnected when the policy says the server resumes after Last-Event-ID")
+    func postResentWhenAsked() async throws {
+        let (server, seen) = try EventSourceTests.server { count, _ in
+            count == 1 ? EventSourceTests.eventStream("id: 1\ndata: a\n\n") : ServerReply(status: 204)
+        }
+        var policy = Self.quick
+        policy.reconnectsNonIdempotentRequests = true
+        var data: [String] = []
+        for try await event in Provider<Chat>().events(Chat(baseURL: server.baseURL), reconnection: policy) {
+            data.append(event.data)
+        }
+        #expect(data == ["a"])
+        #expect(seen.value == ["-", "1"])
+    }
+}

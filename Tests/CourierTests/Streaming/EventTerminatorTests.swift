@@ -70,4 +70,52 @@ struct ServerSentEventDecodingTests {
         #expect(try ServerSentEvent(data: #"{"text":"hi"}"#).decoded(as: Delta.self) == Delta(text: "hi"))
         #expect(throws: CourierError.self) { try ServerSentEvent(data: "[DONE]").decoded(as: Delta.self) }
     }
+
+}
+
+extension EventTerminatorTests {
+    @Test("a stream that ends before its terminator is cut short: the events before it, then an error")
+    func endedBeforeTerminator() async throws {
+        // A body without a length ended by closing the connection: the close looks like an end.
+        let server = try LoopbackServer { _ in
+            EventSourceTests.eventStream("data: Once\n\ndata: upon\n\ndata: {\"choices\": [{\"del")
+        }
+        var data: [String] = []
+        let error = await #expect(throws: CourierError.self) {
+            let streamed = try await Provider<Events>().stream(Events(baseURL: server.baseURL))
+            for try await event in streamed.events(until: .data("[DONE]")) { data.append(event.data) }
+        }
+        #expect(data == ["Once", "upon"])
+        #expect(error?.underlyingError as? StreamingError == .endedBeforeTerminator)
+        #expect(error?.response?.statusCode == 200)
+    }
+
+    @Test("an event source whose stream ends before its terminator reconnects, and ends at the terminator")
+    func eventSourceReconnectsBeforeTerminator() async throws {
+        let (server, seen) = try EventSourceTests.server { count, _ in
+            count == 1
+                ? EventSourceTests.eventStream("id: 1\ndata: a\n\n") : EventSourceTests.eventStream("data: [DONE]\n\n")
+        }
+        var data: [String] = []
+        for try await event in Provider<Events>().events(
+            Events(baseURL: server.baseURL), reconnection: EventSourceTests.quick, until: .data("[DONE]"))
+        {
+            data.append(event.data)
+        }
+        #expect(data == ["a"])
+        #expect(seen.value == ["-", "1"])
+    }
+
+    @Test("an event source that may not reconnect throws when its stream ends before the terminator")
+    func eventSourceCutShort() async throws {
+        let (server, seen) = try EventSourceTests.server { _, _ in EventSourceTests.eventStream("data: a\n\n") }
+        let error = await #expect(throws: CourierError.self) {
+            for try await _ in Provider<EventReconnectionTests.Chat>().events(
+                EventReconnectionTests.Chat(baseURL: server.baseURL), reconnection: EventSourceTests.quick,
+                until: .data("[DONE]"))
+            {}
+        }
+        #expect(error?.underlyingError as? StreamingError == .endedBeforeTerminator)
+        #expect(seen.value.count == 1)
+    }
 }
