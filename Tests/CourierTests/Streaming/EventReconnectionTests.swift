@@ -23,7 +23,10 @@ struct EventReconnectionTests {
 
     @Test("the wait starts at the reconnection time, floored, and its bound doubles per failure up to the cap")
     func delays() {
-        let policy = EventReconnection(delay: 3, minimumDelay: 1, maximumDelay: 30)
+        let policy = EventReconnection()
+        #expect(policy.delay == 3 && policy.minimumDelay == 1 && policy.maximumDelay == 30)
+        #expect(policy.maximumAttempts == 10 && policy.maximumRetryAfter == 60)
+        #expect(policy.retriesFirstConnection && policy.reconnectsAfterEnd && !policy.reconnectsNonIdempotentRequests)
         #expect(policy.delay(beforeAttempt: 1, reconnectionTime: nil, retryAfter: nil, random: 0) == 3)
         #expect(policy.delay(beforeAttempt: 1, reconnectionTime: nil, retryAfter: nil, random: 1) == 4.5)
         #expect(policy.delay(beforeAttempt: 2, reconnectionTime: nil, retryAfter: nil, random: 1) == 9)
