@@ -770,3 +770,8 @@ import Testing
     }
     _ = conformance
 }
+
+// AuthenticationAndRetries.md, sample 4
+extension MyAPI {
+    var totalTimeoutInterval: TimeInterval? { 1 }
+}

@@ -57,6 +57,20 @@ extension MyAPI: AccessTokenAuthorizable {
     }
 }
 
+// Authenticator.swift#3
+extension OAuthAuthenticator {
+func signIn(context: RefreshContext) async throws -> OAuthCredential? {
+    try await context.send(MyAPI.login).map(OAuthCredential.self)  // client credentials, say
+}
+}
+
+// CredentialRefresh.swift#1
+@Sendable func credentialRefreshExample1() async throws {
+    func didRefreshCredential(_ refresh: CredentialRefresh, target: any TargetType) {
+        print("\(refresh.kind) \(refresh.error == nil ? "succeeded" : "failed") in \(refresh.duration) s")
+    }
+}
+
 // CredentialsPlugin.swift#1
 @Sendable func credentialsPluginExample1() async throws {
     let provider = Provider<MyAPI>(plugins: [CredentialsPlugin { _ in URLCredential(user: "ann", password: "s3cret", persistence: .none) }])
@@ -155,6 +169,14 @@ extension MyAPI: AccessTokenAuthorizable {
             request.setValue("Bearer \(try await tokens.current())", forHTTPHeaderField: "Authorization")
             return request
         }
+    }
+}
+
+// RequestContext.swift#1
+@Sendable func requestContextExample1() async throws {
+    func decide(_ context: RequestContext) -> RetryResult {
+    context.markRetry(.reauthentication)
+    return .retry
     }
 }
 
@@ -648,6 +670,14 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
     let provider = Provider<GitHub>(transport: transport, interceptor: auth)
     _ = transport
     _ = provider
+}
+
+// ClosedPort.swift#1
+@Sendable func closedPortExample1() async throws {
+    let closed = try ClosedPort()
+    let url = closed.baseURL   // every connection to it is refused
+    _ = closed
+    _ = url
 }
 
 // LoopbackServer.swift#1

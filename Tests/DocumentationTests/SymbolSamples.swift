@@ -75,6 +75,9 @@ enum SymbolSamples {
         "EventReconnection.swift#1": Context(before: ["let provider = Provider<Streams>()"]),
         "StreamingError.swift#1": Context(before: ["let provider = Provider<Streams>()"]),
         "TargetType.swift#2": Context(before: ["extension Status {"], after: ["}"], fileScope: true),
+        "Authenticator.swift#3": Context(before: ["extension OAuthAuthenticator {"], after: ["}"], fileScope: true),
+        "RequestContext.swift#1": Context(
+            before: ["func decide(_ context: RequestContext) -> RetryResult {"], after: ["}"]),
         "ServerReply.swift#1": Context(before: ["let reply: ServerReply ="], after: ["_ = reply"]),
     ]
 

@@ -21,7 +21,9 @@ import Foundation
 ///   is called once for that refresh: the place to clear tokens and sign out. A request that begins
 ///   later may refresh again, and more refreshes than the ``RefreshWindow`` allows fail with
 ///   ``AuthenticationError/excessiveRefresh(attempts:interval:)``, reported once.
-/// - No credential: ``AuthenticationError/missingCredential``, and nothing is sent.
+/// - No credential: the authenticator's ``Authenticator/signIn(context:)`` is asked for one, once
+///   however many requests wait (as a refresh); when it has none (its default),
+///   ``AuthenticationError/missingCredential``, and nothing is sent.
 /// - A request sent during this interceptor's refresh (the refresh call itself, through
 ///   ``RefreshContext/send(_:)`` or any provider carrying this interceptor) is neither signed
 ///   nor held, and its 401 is not refreshed: a refresh never waits for itself.
@@ -189,7 +191,13 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
                 try await SharedTask.value(of: pending)
                 continue
             }
-            guard let credential else { throw AuthenticationError.missingCredential }
+            guard let credential else {
+                // No credential yet: sign in once (as a refresh), then sign with it.
+                guard !refreshed else { throw AuthenticationError.missingCredential }
+                refreshed = true
+                try await refresh(from: version, since: signature.epoch, context: context)
+                continue
+            }
             if credential.requiresRefresh && !refreshed {
                 refreshed = true
                 try await refresh(from: version, since: signature.epoch, context: context)
@@ -222,11 +230,12 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         signature.retries += 1
         context.storage.set(signature, for: self)
         let (credential, version) = state.withLock { ($0.credential, $0.version) }
-        guard let credential else { return Self.unauthenticated(AuthenticationError.missingCredential, request) }
         // Which credential signed the attempt: remembered by `adapt`; asked of the authenticator
-        // only for a context made by hand.
+        // only for a context made by hand. Without a credential (signed out since), sign in.
         let signedWithCurrent =
-            stored?.version.map { $0 == version } ?? authenticator.isRequest(request, authenticatedWith: credential)
+            stored?.version.map { $0 == version }
+            ?? credential.map { authenticator.isRequest(request, authenticatedWith: $0) } ?? true
+        context.markRetry(.reauthentication)
         guard signedWithCurrent else { return .retry }
         do {
             try await refresh(from: version, since: signature.epoch, context: context)
@@ -271,10 +280,9 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         guard state.version == version else { return .replaced }
         if let running = state.refresh { return .wait(running) }
         if let failure = state.failure(since: epoch) { return .fail(failure, notify: false) }
-        guard let credential = state.credential else {
-            return .fail(AuthenticationError.missingCredential, notify: false)
-        }
-        if let window = refreshWindow {
+        let credential = state.credential
+        // A sign-in (no credential yet) is not a refresh loop: only refreshes count.
+        if let window = refreshWindow, credential != nil {
             let now = Date()
             state.refreshTimes.removeAll { now.timeIntervalSince($0) >= window.interval }
             guard state.refreshTimes.count < window.maximumAttempts else {
@@ -293,21 +301,31 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         return .wait(task)
     }
 
-    private func performRefresh(of credential: Credential, version: Int, context: RefreshContext) async throws {
+    /// Refreshes `credential`, or signs in when there is none, and tells the provider's plugins.
+    private func performRefresh(of credential: Credential?, version: Int, context: RefreshContext) async throws {
+        let stopwatch = Stopwatch()
+        let kind: CredentialRefresh.Kind = credential == nil ? .signIn : .refresh
         do {
-            let refreshed = try await RefreshScope.run(as: self) {
-                try await authenticator.refresh(credential, context: context)
+            try await obtainCredential(refreshing: credential, version: version, context: context)
+            context.report(CredentialRefresh(kind: kind, duration: stopwatch.elapsed))
+        } catch AuthenticationError.missingCredential {
+            // No way to sign in: nothing ran that a plugin would count.
+            throw AuthenticationError.missingCredential
+        } catch {
+            context.report(CredentialRefresh(kind: kind, duration: stopwatch.elapsed, error: error))
+            throw error
+        }
+    }
+
+    private func obtainCredential(
+        refreshing credential: Credential?, version: Int, context: RefreshContext
+    ) async throws {
+        let obtained: Credential?
+        do {
+            obtained = try await RefreshScope.run(as: self) {
+                if let credential { return try await authenticator.refresh(credential, context: context) }
+                return try await authenticator.signIn(context: context)
             }
-            let stored = state.withLock { state in
-                state.refresh = nil
-                // A credential the app set during the refresh is newer: keep it.
-                guard state.version == version else { return false }
-                state.credential = refreshed
-                state.version += 1
-                state.excessReported = false
-                return true
-            }
-            if stored { onRefresh?(refreshed, self) }
         } catch {
             let failure = AuthenticationError.refreshFailed(error)
             state.withLock { state in
@@ -318,5 +336,20 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
             onRefreshFailure?(failure, self)
             throw failure
         }
+        guard let refreshed = obtained else {
+            // An authenticator that cannot sign in: nothing failed, there is just no credential.
+            state.withLock { $0.refresh = nil }
+            throw AuthenticationError.missingCredential
+        }
+        let stored = state.withLock { state in
+            state.refresh = nil
+            // A credential the app set during the refresh is newer: keep it.
+            guard state.version == version else { return false }
+            state.credential = refreshed
+            state.version += 1
+            state.excessReported = false
+            return true
+        }
+        if stored { onRefresh?(refreshed, self) }
     }
 }

@@ -84,6 +84,21 @@ public protocol Authenticator: Sendable {
     /// - Throws: Any error, to fail every request waiting for the refresh with it.
     func refresh(_ credential: Credential, context: RefreshContext) async throws -> Credential
 
+    /// Obtains a first credential when the interceptor has none: a service that starts without a
+    /// token and signs in with its client credentials, or an app that can sign in again silently
+    /// after a sign-out. The interceptor calls it once however many requests need it, as a
+    /// refresh, and `onRefresh` receives its credential. The default returns `nil`: without a
+    /// credential, requests fail with ``AuthenticationError/missingCredential``.
+    /// ```swift
+    /// func signIn(context: RefreshContext) async throws -> OAuthCredential? {
+    ///     try await context.send(MyAPI.login).map(OAuthCredential.self)  // client credentials, say
+    /// }
+    /// ```
+    /// - Parameter context: The target that asked, and ``RefreshContext/send(_:)``.
+    /// - Returns: The credential, or `nil` when there is no way to sign in without the user.
+    /// - Throws: Any error, to fail every request waiting for the sign-in with it.
+    func signIn(context: RefreshContext) async throws -> Credential?
+
     /// Whether a failed attempt failed because of its credential. The default is a status code in
     /// ``authenticationFailureStatusCodes``.
     /// - Parameters:
@@ -127,6 +142,9 @@ extension Authenticator {
     public func refresh(_ credential: Credential, context: RefreshContext) async throws -> Credential {
         try await refresh(credential)
     }
+
+    /// `nil`: this authenticator cannot sign in by itself.
+    public func signIn(context: RefreshContext) async throws -> Credential? { nil }
 
     /// `[401]`.
     public var authenticationFailureStatusCodes: Set<Int> { [401] }

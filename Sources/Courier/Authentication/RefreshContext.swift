@@ -33,6 +33,11 @@ public struct RefreshContext: Sendable {
         self.sender = sender
     }
 
+    /// Tells the plugins of the provider whose request asked for the refresh how it went.
+    func report(_ refresh: CredentialRefresh) {
+        sender?.report(refresh, target: target)
+    }
+
     /// Sends `target` through the provider whose request asked for the refresh: its plugins, its
     /// interceptor (this refresh's interceptor leaves it alone), its transport or stubs.
     /// - Parameter target: A target of the provider's type, or any target for a

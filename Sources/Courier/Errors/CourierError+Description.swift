@@ -87,11 +87,6 @@ extension CourierError: LocalizedError, CustomStringConvertible, CustomDebugStri
     }
 
     private static func describe(_ error: any Error) -> String {
-        if let error = error as? any LocalizedError, let text = error.errorDescription { return text }
-        let nsError = error as NSError
-        if nsError.domain == NSURLErrorDomain {
-            return "\(nsError.localizedDescription) (URLError \(nsError.code))"
-        }
-        return String(describing: error)
+        ErrorText.of(error)
     }
 }

@@ -123,11 +123,10 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// For example `connectionLost: transfer closed with 97 bytes remaining to read (URLError -1)`.
+    /// For example `connectionLost: transfer closed with 97 bytes remaining to read (URLError -1)`,
+    /// or, for another engine's error, its own words: `timedOut: HTTPClientError.deadlineExceeded`.
     public var description: String {
-        let nsError = underlyingError as NSError
-        return
-            "\(kind.rawValue): \(nsError.localizedDescription) (\(nsError.domain == NSURLErrorDomain ? "URLError" : nsError.domain) \(nsError.code))"
+        "\(kind.rawValue): \(ErrorText.of(underlyingError))"
     }
 
     private static func classify(_ error: any Error, bodyCutShort: Bool) -> Kind {

@@ -42,6 +42,18 @@ public struct RequestContext: Sendable {
         self.sender = sender
     }
 
+    /// Says why the retry this `retry` is about to ask for is made: the provider records it as the
+    /// failed attempt's ``AttemptMetrics/retryReason``, for plugins and metrics. A retry not marked
+    /// is a ``RetryReason/failure``.
+    /// ```swift
+    /// context.markRetry(.reauthentication)
+    /// return .retry
+    /// ```
+    /// - Parameter reason: The reason.
+    public func markRetry(_ reason: RetryReason) {
+        storage.markRetry(reason)
+    }
+
     /// What an authenticator's refresh gets: the underlying target and this request's provider.
     var refreshContext: RefreshContext {
         RefreshContext(target: target.underlyingTarget, sender: sender)

@@ -4,11 +4,20 @@ protocol RequestSending: Sendable {
     /// Sends `target` (or, for a `Provider<MultiTarget>`, the target wrapped) and returns the
     /// response.
     func send(_ target: any TargetType) async throws(CourierError) -> Response
+
+    /// Tells the plugins of the request's provider that a credential refresh ran for `target`.
+    func report(_ refresh: CredentialRefresh, target: any TargetType)
 }
 
 extension Provider: RequestSending {
     func send(_ target: any TargetType) async throws(CourierError) -> Response {
         try await request(try Self.accepted(target))
+    }
+
+    func report(_ refresh: CredentialRefresh, target: any TargetType) {
+        for plugin in plugins {
+            plugin.didRefreshCredential(refresh, target: target)
+        }
     }
 
     /// `target` as this provider's target: itself, or wrapped in a ``MultiTarget``.

@@ -39,6 +39,8 @@ public struct AttemptMetrics: Sendable, Equatable {
     public let bytesReceived: Int
     /// The stage that failed, or `nil` when the attempt succeeded.
     public let failure: CourierError.Stage?
+    /// Why another attempt followed this one, or `nil` when none did.
+    public internal(set) var retryReason: RetryReason?
 
     /// Creates attempt metrics.
     /// - Parameters:
@@ -49,9 +51,10 @@ public struct AttemptMetrics: Sendable, Equatable {
     ///   - bytesSent: The request body's size.
     ///   - bytesReceived: The response body's size.
     ///   - failure: The failed stage, if any.
+    ///   - retryReason: Why another attempt followed, if one did.
     public init(
         number: Int, startDate: Date, duration: TimeInterval, statusCode: Int?, bytesSent: Int, bytesReceived: Int,
-        failure: CourierError.Stage?
+        failure: CourierError.Stage?, retryReason: RetryReason? = nil
     ) {
         self.number = number
         self.startDate = startDate
@@ -60,6 +63,7 @@ public struct AttemptMetrics: Sendable, Equatable {
         self.bytesSent = bytesSent
         self.bytesReceived = bytesReceived
         self.failure = failure
+        self.retryReason = retryReason
     }
 }
 

@@ -89,6 +89,14 @@ public protocol PluginType: Sendable {
     ///   - summary: The bytes and events read, the duration and how the stream ended.
     ///   - target: The target that was requested.
     func didFinishStream(_ summary: StreamSummary, target: any TargetType)
+    /// Called once per credential refresh (or first sign-in) that an ``AuthenticationInterceptor``
+    /// of this provider ran, however many requests waited for it: when it ends, after the
+    /// interceptor's `onRefresh` or `onRefreshFailure`, before the waiting requests go on. It runs
+    /// on the refresh's own task.
+    /// - Parameters:
+    ///   - refresh: What ran, how long it took, and its error if it failed.
+    ///   - target: The (underlying) target of the request that started it.
+    func didRefreshCredential(_ refresh: CredentialRefresh, target: any TargetType)
 }
 
 extension PluginType {
@@ -112,4 +120,6 @@ extension PluginType {
     > { result }
     /// Does nothing.
     public func didFinishStream(_ summary: StreamSummary, target: any TargetType) {}
+    /// Does nothing.
+    public func didRefreshCredential(_ refresh: CredentialRefresh, target: any TargetType) {}
 }

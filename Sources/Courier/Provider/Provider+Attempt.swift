@@ -172,7 +172,16 @@ extension Provider {
         var adapted = request
         if let interceptor {
             do {
-                adapted = try await interceptor.adapt(request, context: setup.context(attempt: attempt))
+                let context = setup.context(attempt: attempt)
+                if let deadline = setup.timeouts.deadline {
+                    // A refresh waited for in `adapt` counts against the request's total time.
+                    let adapt: @Sendable () async throws -> URLRequest = {
+                        try await interceptor.adapt(request, context: context)
+                    }
+                    adapted = try await TimeLimit.run(seconds: max(0.001, deadline.remaining), discard: { _ in }, adapt)
+                } else {
+                    adapted = try await interceptor.adapt(request, context: context)
+                }
             } catch {
                 return .failure(
                     AttemptFailure(error: Self.failure(error) { .adaptation($0, request: request) }, request: request))

@@ -111,8 +111,10 @@ extension Provider {
             case .failure(let attemptFailure): failure = attemptFailure
             }
             if case .cancelled = failure.error { return .failure(.cancelled) }
-            switch await retryDecision(after: failure, setup: setup, attempt: number) {
-            case .retry: number += 1
+            switch await retryDecision(after: failure, setup: setup, attempt: number, took: attemptMetrics.duration) {
+            case .retry:
+                metrics[metrics.count - 1].retryReason = setup.storage?.takeRetryReason() ?? .failure
+                number += 1
             case .finish(let error): return .failure(error)
             }
         }
@@ -146,10 +148,11 @@ extension Provider {
     }
 
     /// Asks the retrier about a failed attempt and waits out any delay it asks for. A retry that
-    /// would start after the request's deadline is not made.
-    private func retryDecision(after failure: AttemptFailure, setup: AttemptSetup, attempt: Int) async
-        -> Decision
-    {
+    /// could not finish within the request's deadline (it would start after it, or with less time
+    /// left than the failed attempt `took`) is not made.
+    private func retryDecision(
+        after failure: AttemptFailure, setup: AttemptSetup, attempt: Int, took: TimeInterval
+    ) async -> Decision {
         guard let interceptor else { return .finish(failure.error) }
         let context = setup.context(attempt: attempt, response: failure.error.response)
         let result = await interceptor.retry(failure.request, dueTo: failure.error, context: context)
@@ -160,9 +163,9 @@ extension Provider {
         }
         switch result {
         case .retry:
-            return setup.timeouts.forbidsRetry(after: 0) ? .finish(failure.error) : .retry
+            return setup.timeouts.forbidsRetry(after: 0, previous: took) ? .finish(failure.error) : .retry
         case .retryWithDelay(let seconds):
-            if setup.timeouts.forbidsRetry(after: seconds) { return .finish(failure.error) }
+            if setup.timeouts.forbidsRetry(after: seconds, previous: took) { return .finish(failure.error) }
             do {
                 try await Delay.sleep(seconds: seconds)
                 return .retry

@@ -34,9 +34,12 @@ struct Timeouts: Sendable {
         }
     }
 
-    /// Whether a retry after `delay` seconds would start after the deadline.
-    func forbidsRetry(after delay: TimeInterval) -> Bool {
+    /// Whether a retry after `delay` seconds could not finish within the deadline: it would start
+    /// after it, or with less time left than the failed attempt took (`previous`), so that a
+    /// request that timed out is not sent again into a budget too short for it.
+    func forbidsRetry(after delay: TimeInterval, previous: TimeInterval = 0) -> Bool {
         guard let deadline else { return false }
-        return deadline.remaining <= max(0, delay)
+        let left = deadline.remaining - max(0, delay)
+        return left <= 0 || left < previous
     }
 }

@@ -37,6 +37,8 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
     case progress(final: Bool)
     /// A plugin's `didFinishStream`, with how the stream ended.
     case didFinishStream(String, StreamEnd)
+    /// A plugin's `didRefreshCredential`, with whether a credential was obtained.
+    case didRefreshCredential(String, succeeded: Bool)
 
     /// How a streamed body ended, reduced to what an order test compares.
     public enum StreamEnd: Hashable, Sendable, CustomStringConvertible {
@@ -114,6 +116,8 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
         case .completion(let outcome): "completion \(outcome)"
         case .progress(let final): final ? "progress (final)" : "progress"
         case .didFinishStream(let name, let end): "\(name).didFinishStream \(end)"
+        case .didRefreshCredential(let name, let succeeded):
+            "\(name).didRefreshCredential \(succeeded ? "succeeded" : "failed")"
         }
     }
 }

@@ -92,4 +92,12 @@ public struct RecordingPlugin: PluginType {
     public func didFinishStream(_ summary: StreamSummary, target: any TargetType) {
         recorder.record(.didFinishStream(name, .init(summary.outcome)))
     }
+
+    /// Records `didRefreshCredential`.
+    /// - Parameters:
+    ///   - refresh: The refresh that ran.
+    ///   - target: The target that started it.
+    public func didRefreshCredential(_ refresh: CredentialRefresh, target: any TargetType) {
+        recorder.record(.didRefreshCredential(name, succeeded: refresh.succeeded))
+    }
 }

@@ -20,6 +20,18 @@ enum Socket {
     /// A listening TCP socket on 127.0.0.1 with `port`, or a port the system chose when it is 0,
     /// and that port.
     static func listenOnLoopback(port: UInt16 = 0, backlog: Int32 = 128) throws -> (descriptor: Int32, port: UInt16) {
+        let (descriptor, bound) = try bindLoopback(port: port)
+        guard listen(descriptor, backlog) == 0 else {
+            let failure = Failure(call: "listen", code: errno)
+            close(descriptor)
+            throw failure
+        }
+        return (descriptor, bound)
+    }
+
+    /// A TCP socket bound to 127.0.0.1 with `port` (or one the system chose), not listening: a
+    /// connection to it is refused, and no other socket can take the port while it is open.
+    static func bindLoopback(port: UInt16 = 0) throws -> (descriptor: Int32, port: UInt16) {
         #if canImport(Darwin)
             let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -38,8 +50,8 @@ enum Socket {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(descriptor, backlog) == 0 else {
-            let failure = Failure(call: "bind/listen", code: errno)
+        guard bound == 0 else {
+            let failure = Failure(call: "bind", code: errno)
             close(descriptor)
             throw failure
         }

@@ -22,7 +22,8 @@ extension CallOrderTests {
             default: ServerReply(status: 204)
             }
         }
-        let refused = try EventReconnectionTests.refusedPort()
+        let closed = try ClosedPort()
+        let refused = closed.port
         // The second connection goes to a port where nothing listens.
         let connections = Locked(0)
         let recorder = CallRecorder()

@@ -14,13 +14,6 @@ struct EventReconnectionTests {
     typealias Events = EventSourceTests.Events
     static let quick = EventSourceTests.quick
 
-    /// A port on 127.0.0.1 where nothing listens: a connection to it is refused.
-    static func refusedPort() throws -> UInt16 {
-        let server = try LoopbackServer { _ in ServerReply() }
-        server.stop()
-        return server.port
-    }
-
     @Test("the wait starts at the reconnection time, floored, and its bound doubles per failure up to the cap")
     func delays() {
         let policy = EventReconnection()
@@ -47,7 +40,8 @@ struct EventReconnectionTests {
 
     @Test("refused reconnections count against the attempts; the error says how many, and the last cause")
     func refusedReconnections() async throws {
-        let port = try Self.refusedPort()
+        let closed = try ClosedPort()
+        let port = closed.port
         let first = try LoopbackServer { _ in EventSourceTests.eventStream("id: 1\ndata: a\n\n") }
         defer { first.stop() }
         // One server for the first connection; every later one goes to the refused port.
@@ -70,7 +64,9 @@ struct EventReconnectionTests {
 
     @Test("a refused first connection is retried by default, and the source resumes once the server is up")
     func firstConnectionRetried() async throws {
-        let port = try Self.refusedPort()
+        // A port where nothing listens yet; the server starts on it 0.3 s later.
+        let reserved = try ClosedPort()
+        let port = reserved.port
         let started = Locked<LoopbackServer?>(nil)
         defer { started.value?.stop() }
         let failures = Locked(0)
@@ -81,6 +77,7 @@ struct EventReconnectionTests {
         let source = provider.events(Events(baseURL: URL(string: "http://127.0.0.1:\(port)")!), reconnection: policy)
         let starter = Task {
             try await Task.sleep(nanoseconds: 300_000_000)
+            reserved.release()
             let server = try LoopbackServer(port: port) { request in
                 request.header("Last-Event-ID") == nil
                     ? EventSourceTests.eventStream("id: 1\ndata: up\n\n") : ServerReply(status: 204)
@@ -96,7 +93,8 @@ struct EventReconnectionTests {
 
     @Test("with retriesFirstConnection off, a refused first connection throws at once, unwrapped")
     func firstConnectionNotRetried() async throws {
-        let port = try Self.refusedPort()
+        let closed = try ClosedPort()
+        let port = closed.port
         var policy = Self.quick
         policy.retriesFirstConnection = false
         var iterator = Provider<Events>().events(

@@ -69,10 +69,8 @@ struct URLSessionTransportTests {
 
     @Test("connection refused is a transport error, mapped by the provider")
     func connectionRefused() async throws {
-        let server = try LoopbackServer { _ in ServerReply() }
-        let url = server.baseURL
-        server.stop()
-        try await Task.sleep(nanoseconds: 200_000_000)  // the listener closes on its next poll
+        let closed = try ClosedPort()
+        let url = closed.baseURL
         let provider = Provider<OrderTarget>()
         await #expect {
             try await provider.request(OrderTarget(baseURL: url, path: "/x"))

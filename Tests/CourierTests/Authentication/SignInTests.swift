@@ -1,0 +1,135 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An interceptor that starts without a credential signs in through its authenticator, once,
+/// however many requests need it: a service that boots with client credentials.
+@Suite("Sign-in bootstrap")
+struct SignInTests {
+    /// Signs in by asking the token server's refresh endpoint for a first pair.
+    final class SigningIn: Authenticator, Sendable {
+        let base: TokenAuthenticator
+        let signIns = Locked(0)
+        let fails: Bool
+
+        init(_ base: TokenAuthenticator, fails: Bool = false) {
+            self.base = base
+            self.fails = fails
+        }
+
+        func apply(_ credential: TokenPair, to request: URLRequest) -> URLRequest {
+            base.apply(credential, to: request)
+        }
+
+        func refresh(_ credential: TokenPair) async throws -> TokenPair {
+            try await base.refresh(credential)
+        }
+
+        func signIn(context: RefreshContext) async throws -> TokenPair? {
+            signIns.withLock { $0 += 1 }
+            if fails { throw URLError(.userAuthenticationRequired) }
+            return try await base.refresh(TokenPair(access: "", refresh: "client-credentials"))
+        }
+
+        func requiresAuthentication(_ request: URLRequest, target: any TargetType) -> Bool {
+            base.requiresAuthentication(request, target: target)
+        }
+    }
+
+    private func provider(
+        _ server: TokenServer, fails: Bool = false, refreshed: Locked<[TokenPair]> = Locked([])
+    ) -> (Provider<TokenAPI>, SigningIn, AuthenticationInterceptor<SigningIn>) {
+        let authenticator = SigningIn(TokenAuthenticator(server: server), fails: fails)
+        let interceptor = AuthenticationInterceptor(
+            authenticator: authenticator, credential: nil,
+            onRefresh: { credential, _ in refreshed.withLock { $0.append(credential) } })
+        let provider = Provider<TokenAPI>(interceptor: interceptor)
+        authenticator.base.provider.withLock { $0 = provider }
+        return (provider, authenticator, interceptor)
+    }
+
+    @Test("20 concurrent requests without a credential: one sign-in, 20 successes, onRefresh once")
+    func concurrentSignIn() async throws {
+        let server = try TokenServer(validToken: "t-server-only")
+        let refreshed = Locked<[TokenPair]>([])
+        let (provider, authenticator, interceptor) = provider(server, refreshed: refreshed)
+
+        let statuses = await withTaskGroup(of: Int?.self) { group in
+            for index in 0..<20 {
+                group.addTask { try? await provider.request(.data(server, index)).statusCode }
+            }
+            return await group.reduce(into: [Int?]()) { $0.append($1) }
+        }
+
+        #expect(statuses.count == 20 && statuses.allSatisfy { $0 == 200 })
+        #expect(authenticator.signIns.value == 1)
+        #expect(server.refreshRequests == 1)
+        // Nothing was sent unsigned: every data request reached the server once, with the token.
+        #expect(server.dataRequests.count == 20)
+        #expect(interceptor.credential == TokenPair(access: "t2", refresh: "r2"))
+        #expect(refreshed.value == [TokenPair(access: "t2", refresh: "r2")])
+    }
+
+    @Test("after a sign-out the next request signs in again")
+    func signInAfterSignOut() async throws {
+        let server = try TokenServer(validToken: "t-server-only")
+        let (provider, authenticator, interceptor) = provider(server)
+
+        #expect(try await provider.request(.data(server)).statusCode == 200)
+        interceptor.credential = nil
+        #expect(try await provider.request(.data(server, 1)).statusCode == 200)
+
+        #expect(authenticator.signIns.value == 2)
+        #expect(interceptor.credential == TokenPair(access: "t3", refresh: "r3"))
+    }
+
+    @Test("a failed sign-in fails every waiting request with refreshFailed, and nothing is sent")
+    func failedSignIn() async throws {
+        let server = try TokenServer()
+        let (provider, authenticator, _) = provider(server, fails: true)
+
+        let errors = await withTaskGroup(of: CourierError?.self) { group in
+            for index in 0..<10 {
+                group.addTask { await capture { try await provider.request(.data(server, index)) } }
+            }
+            return await group.reduce(into: [CourierError?]()) { $0.append($1) }
+        }
+
+        #expect(authenticator.signIns.value == 1)
+        #expect(server.requests.isEmpty)
+        for error in errors {
+            guard case .adaptation(let underlying, _)? = error,
+                case .refreshFailed? = underlying as? AuthenticationError
+            else {
+                Issue.record("expected adaptation(refreshFailed), got \(String(describing: error))")
+                continue
+            }
+        }
+    }
+
+    @Test("an authenticator that cannot sign in still fails with missingCredential, never excessiveRefresh")
+    func noSignIn() async throws {
+        let server = try TokenServer()
+        let failures = Locked(0)
+        let interceptor = AuthenticationInterceptor(
+            authenticator: TokenAuthenticator(server: server), credential: nil,
+            onRefreshFailure: { _ in failures.withLock { $0 += 1 } })
+        let provider = Provider<TokenAPI>(interceptor: interceptor)
+
+        for index in 0..<8 {
+            let error = await capture { try await provider.request(.data(server, index)) }
+            guard case .adaptation(let underlying, _)? = error else {
+                Issue.record("expected .adaptation, got \(String(describing: error))")
+                continue
+            }
+            #expect((underlying as? AuthenticationError)?.isMissingCredential == true)
+        }
+        #expect(failures.value == 0)
+        #expect(server.requests.isEmpty)
+    }
+}
