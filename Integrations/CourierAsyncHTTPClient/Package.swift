@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // AsyncHTTPClient's own tracing is what the transport turns off and checks for.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // The tests' TLS server negotiates HTTP/2 (AsyncHTTPClient depends on it already).
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         // The tests send generated OpenAPI calls through Courier on this engine.
@@ -41,6 +43,7 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -90,6 +93,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "CourierOpenAPI", package: "CourierOpenAPI"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: upcomingFeatures
         ),

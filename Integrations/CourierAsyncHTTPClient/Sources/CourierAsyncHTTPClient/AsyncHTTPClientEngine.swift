@@ -56,7 +56,9 @@ struct AsyncHTTPClientEngine: Transport {
         }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
-        for field in HeaderFields(urlRequest.allHTTPHeaderFields ?? [:]) {
+        let fields = HeaderFields(urlRequest.allHTTPHeaderFields ?? [:])
+        try TraceContextCheck.check(fields, for: client)
+        for field in fields {
             outgoing.headers.add(name: field.name, value: field.value)
         }
         outgoing.body = try Upload(request).body

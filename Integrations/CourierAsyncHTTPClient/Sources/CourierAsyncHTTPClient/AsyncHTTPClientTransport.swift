@@ -44,9 +44,18 @@ public struct AsyncHTTPClientTransport: Transport {
     /// Like `HTTPClient.shared`, it lives as long as the process and is never shut down.
     public static var sharedClient: HTTPClient { courierSharedClient }
 
-    /// `base` as Courier needs it: redirects left to Courier (`.disallow`), and a connection that
+    /// `base` as Courier needs it: redirects left to Courier (`.disallow`); a connection that
     /// cannot be made fails the request at once (`retryConnectionEstablishment = false`) instead of
-    /// being tried again until the request's deadline, as URLSession does.
+    /// being tried again until the request's deadline, as URLSession does; and no tracing of its
+    /// own (`tracing.tracer = nil`).
+    ///
+    /// Why no tracing: AsyncHTTPClient (1.37) traces every request with the tracer bootstrapped in
+    /// swift-distributed-tracing, adding its own client span and trace context headers. Courier's
+    /// `TracingPlugin` (CourierObservability) owns the client span, one per attempt, on every
+    /// engine, with the attempt's resend count and a redacted URL; with both on, every request went
+    /// out with two `traceparent` fields, which a server reads as one value that does not parse.
+    /// Trace with `TracingPlugin`; a client of your own that keeps a tracer is refused a request
+    /// that already carries a trace context (``AsyncHTTPClientTransportError/clientTracesRequests``).
     /// - Parameter base: The configuration to start from; by default AsyncHTTPClient's
     ///   browser-like `singletonConfiguration` (gzip and deflate decoded, full TLS verification).
     /// - Returns: The configuration.
@@ -56,6 +65,7 @@ public struct AsyncHTTPClientTransport: Transport {
         var configuration = base
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.tracing.tracer = nil
         return configuration
     }
 

@@ -11,12 +11,16 @@ import Logging
 /// ```swift
 /// let provider = Provider<GitHub>(plugins: [LoggingPlugin(logger: Logger(label: "github"))])
 /// ```
-/// Entries, with their levels:
-/// - `debug` "attempt sent", for each attempt as it is transmitted (after the interceptor).
-/// - `debug` "attempt answered", or `info` "attempt failed" (a failed attempt may be retried, so
-///   it is not an error yet).
-/// - The result: `info` "request succeeded"; `warning` "request rejected" for a status the target
-///   does not accept; `info` "request cancelled"; `error` "request failed" otherwise.
+/// Entries, with their default levels (swift-log's convention for a library: what happens for
+/// every request is `debug` or `trace`, so a service at `info` logs only what needs attention;
+/// ``Levels`` changes any of them):
+/// - `trace` "attempt sent", for each attempt as it is transmitted (after the interceptor), and
+///   `trace` "attempt answered".
+/// - `debug` "attempt failed" (a failed attempt may be retried, so it is not an error yet).
+/// - The result: `debug` "request succeeded"; `warning` "request rejected" for a status the
+///   target does not accept; `debug` "request cancelled"; `error` "request failed" otherwise.
+/// - `debug` "credential refreshed" (or signed in), `warning` "credential refresh failed": once per
+///   refresh an ``AuthenticationInterceptor`` of the provider ran.
 ///
 /// Metadata keys follow OpenTelemetry's attribute names where one exists: `courier.request_id`,
 /// `courier.target` (``RequestLabels/target(_:)``), `courier.attempt`, `http.request.method`,
@@ -28,10 +32,41 @@ import Logging
 /// The caller's metadata comes through the logger's own metadata and metadata provider, or a
 /// logger bound for one operation with ``withLogger(_:operation:)``.
 public struct LoggingPlugin: ObservingPlugin {
+    /// The level of each entry.
+    ///
+    /// ```swift
+    /// var levels = LoggingPlugin.Levels()
+    /// levels.success = .info   // one line per request at info
+    /// let plugin = LoggingPlugin(logger: logger, levels: levels)
+    /// ```
+    public struct Levels: Sendable, Hashable {
+        /// "attempt sent" and "attempt answered"; `trace` by default.
+        public var attempt: Logger.Level = .trace
+        /// "attempt failed", which may still be retried; `debug` by default.
+        public var failedAttempt: Logger.Level = .debug
+        /// "request succeeded"; `debug` by default.
+        public var success: Logger.Level = .debug
+        /// "request rejected", a status the target does not accept; `warning` by default.
+        public var rejected: Logger.Level = .warning
+        /// "request cancelled"; `debug` by default.
+        public var cancelled: Logger.Level = .debug
+        /// "request failed", any other failure; `error` by default.
+        public var failure: Logger.Level = .error
+        /// "credential refreshed" (or signed in); `debug` by default.
+        public var refresh: Logger.Level = .debug
+        /// "credential refresh failed"; `warning` by default.
+        public var refreshFailure: Logger.Level = .warning
+
+        /// The defaults, as documented on each level.
+        public init() {}
+    }
+
     /// The logger used when no task-bound logger is set.
     public let logger: Logger
     /// What to hide in URLs.
     public let redaction: Redaction
+    /// The level of each entry.
+    public let levels: Levels
 
     /// A logger bound to the current task by ``withLogger(_:operation:)``.
     @TaskLocal public static var taskLogger: Logger?
@@ -40,9 +75,11 @@ public struct LoggingPlugin: ObservingPlugin {
     /// - Parameters:
     ///   - logger: Where entries go, unless a task binds another.
     ///   - redaction: What to hide in URLs; ``Redaction/default`` by default.
-    public init(logger: Logger, redaction: Redaction = .default) {
+    ///   - levels: The level of each entry; ``Levels/init()``'s by default.
+    public init(logger: Logger, redaction: Redaction = .default, levels: Levels = Levels()) {
         self.logger = logger
         self.redaction = redaction
+        self.levels = levels
         self.level = logger.logLevel
     }
 
@@ -72,10 +109,10 @@ public struct LoggingPlugin: ObservingPlugin {
     ///   - request: The transmitted request.
     ///   - target: The target.
     public func willTransmit(_ request: PreparedRequest, target: any TargetType) {
-        guard let logger = logger(for: .debug) else { return }
+        guard let logger = logger(for: levels.attempt) else { return }
         var metadata = base(request.requestID, target, request.request)
         metadata["courier.attempt"] = "\(request.attempt)"
-        logger.debug("attempt sent", metadata: metadata)
+        logger.log(level: levels.attempt, "attempt sent", metadata: metadata)
     }
 
     /// Logs how the attempt ended.
@@ -85,18 +122,19 @@ public struct LoggingPlugin: ObservingPlugin {
     public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
         let failed: Bool
         if case .failure = outcome.result { failed = true } else { failed = false }
-        guard let logger = logger(for: failed ? .info : .debug) else { return }
+        let level = failed ? levels.failedAttempt : levels.attempt
+        guard let logger = logger(for: level) else { return }
         var metadata = base(outcome.requestID, target, outcome.request)
         metadata["courier.attempt"] = "\(outcome.attempt)"
         metadata["courier.duration_ms"] = "\(Self.milliseconds(outcome.metrics.duration))"
         switch outcome.result {
         case .success(let response):
             metadata["http.response.status_code"] = "\(response.statusCode)"
-            logger.debug("attempt answered", metadata: metadata)
+            logger.log(level: level, "attempt answered", metadata: metadata)
         case .failure(let error):
             if let status = error.response?.statusCode { metadata["http.response.status_code"] = "\(status)" }
             metadata["error.type"] = .string(RequestLabels.errorType(error))
-            logger.info("attempt failed", metadata: metadata)
+            logger.log(level: level, "attempt failed", metadata: metadata)
         }
     }
 
@@ -108,7 +146,7 @@ public struct LoggingPlugin: ObservingPlugin {
     public func didReceive(
         _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics
     ) {
-        let (level, message) = Self.entry(for: result)
+        let (level, message) = entry(for: result)
         guard let logger = logger(for: level) else { return }
         let request = (try? result.get())?.request ?? result.failure?.request
         var metadata = base(metrics.requestID, target, request)
@@ -126,13 +164,32 @@ public struct LoggingPlugin: ObservingPlugin {
         logger.log(level: level, message, metadata: metadata)
     }
 
-    private static func entry(for result: Result<Response, CourierError>) -> (Logger.Level, Logger.Message) {
+    private func entry(for result: Result<Response, CourierError>) -> (Logger.Level, Logger.Message) {
         switch result {
-        case .success: (.info, "request succeeded")
-        case .failure(.statusCode): (.warning, "request rejected")
-        case .failure(.cancelled): (.info, "request cancelled")
-        case .failure: (.error, "request failed")
+        case .success: (levels.success, "request succeeded")
+        case .failure(.statusCode): (levels.rejected, "request rejected")
+        case .failure(.cancelled): (levels.cancelled, "request cancelled")
+        case .failure: (levels.failure, "request failed")
         }
+    }
+
+    /// Logs a credential refresh (or sign-in) the provider's authentication interceptor ran.
+    /// - Parameters:
+    ///   - refresh: What ran, and its error if it failed.
+    ///   - target: The target that started it.
+    public func didRefreshCredential(_ refresh: CredentialRefresh, target: any TargetType) {
+        let level = refresh.succeeded ? levels.refresh : levels.refreshFailure
+        guard let logger = logger(for: level) else { return }
+        var metadata: Logger.Metadata = [
+            "courier.target": .string(RequestLabels.target(target)),
+            "courier.refresh.kind": .string(refresh.kind.rawValue),
+            "courier.duration_ms": "\(Self.milliseconds(refresh.duration))",
+        ]
+        if let error = refresh.error { metadata["error.type"] = .string(String(describing: type(of: error))) }
+        let message: Logger.Message =
+            refresh.succeeded
+            ? (refresh.kind == .signIn ? "credential signed in" : "credential refreshed") : "credential refresh failed"
+        logger.log(level: level, message, metadata: metadata)
     }
 
     private func base(_ id: RequestID, _ target: any TargetType, _ request: URLRequest?) -> Logger.Metadata {

@@ -39,6 +39,7 @@ final class MetricHandles: @unchecked Sendable {
         // @unchecked Sendable: `attempts` and `results` are read and written only while holding
         // `lock`; the rest is immutable, and swift-metrics' objects are Sendable.
         let retries: Counter
+        let reauthentications: Counter
         let requestBodySize: Recorder
         let responseBodySize: Recorder
         private let dimensions: [(String, String)]
@@ -51,6 +52,8 @@ final class MetricHandles: @unchecked Sendable {
             self.dimensions = dimensions
             self.factory = factory
             retries = Counter(label: "courier.client.retries", dimensions: dimensions, factory: factory)
+            reauthentications = Counter(
+                label: "courier.client.reauthentications", dimensions: dimensions, factory: factory)
             requestBodySize = Recorder(label: "http.client.request.body.size", dimensions: dimensions, factory: factory)
             responseBodySize = Recorder(
                 label: "http.client.response.body.size", dimensions: dimensions, factory: factory)

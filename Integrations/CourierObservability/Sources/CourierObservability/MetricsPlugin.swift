@@ -18,9 +18,13 @@ import Metrics
 /// | `http.client.request.duration` | timer | per request | target, method, status class or `error.type` |
 /// | `courier.client.requests` | counter | per request | the same |
 /// | `courier.client.attempts` | counter | per attempt | target, method, `outcome` (`success` or the `error.type`) |
-/// | `courier.client.retries` | counter | per request that was retried, by the number of retries | target, method |
+/// | `courier.client.retries` | counter | per request that was retried after a failure, by the number of those retries | target, method |
+/// | `courier.client.reauthentications` | counter | per request sent again with a refreshed credential after an authentication failure, by the number of resends | target, method |
 /// | `http.client.request.body.size`, `http.client.response.body.size` | recorder, bytes | per request | target, method |
-/// | `courier.client.refreshes` | counter | ``recordRefresh(of:)``, from an authenticator's `onRefresh` | target |
+/// | `courier.client.refreshes` | counter | per credential refresh or sign-in an ``AuthenticationInterceptor`` of the provider ran (once however many requests waited) | target, `courier.refresh.kind` (`refresh`, `signIn`), `outcome` (`success`, `failure`) |
+///
+/// Retries and reauthentications are told apart by each attempt's ``AttemptMetrics/retryReason``:
+/// a resend after a 401 and a refresh is not a failure being retried.
 ///
 /// Dimensions: `courier.target` (``RequestLabels/target(_:)``, the target's case name),
 /// `http.request.method` (``RequestLabels/method(_:)``), `http.response.status_class` (`2xx`…)
@@ -81,18 +85,42 @@ public struct MetricsPlugin: ObservingPlugin {
         let results = family.results(outcome)
         results.duration.recordNanoseconds(Int64((metrics.duration * 1e9).rounded()))
         results.count.increment()
-        if metrics.attempts.count > 1 { family.retries.increment(by: metrics.attempts.count - 1) }
+        let retries = metrics.attempts.count { $0.retryReason != nil && $0.retryReason != .reauthentication }
+        if retries > 0 { family.retries.increment(by: retries) }
+        let resends = metrics.attempts.count { $0.retryReason == .reauthentication }
+        if resends > 0 { family.reauthentications.increment(by: resends) }
         family.requestBodySize.record(metrics.attempts.reduce(0) { $0 + $1.bytesSent })
         family.responseBodySize.record(metrics.attempts.last?.bytesReceived ?? 0)
     }
 
-    /// Counts a credential refresh: call it from `AuthenticationInterceptor`'s `onRefresh`.
+    /// Counts a credential refresh (or sign-in) that an ``AuthenticationInterceptor`` of the
+    /// provider ran: nothing to wire by hand.
+    /// - Parameters:
+    ///   - refresh: What ran, and whether it obtained a credential.
+    ///   - target: The target that started it.
+    public func didRefreshCredential(_ refresh: CredentialRefresh, target: any TargetType) {
+        guard !isNoOp else { return }
+        handles.counter(
+            "courier.client.refreshes",
+            [
+                ("courier.target", handles.names.name(of: target)), ("courier.refresh.kind", refresh.kind.rawValue),
+                ("outcome", refresh.succeeded ? "success" : "failure"),
+            ]
+        ).increment()
+    }
+
+    /// Counts a credential refresh by hand.
     ///
     /// ```swift
     /// let auth = AuthenticationInterceptor(authenticator: MyAuthenticator(), credential: saved,
     ///     onRefresh: { credential, _ in metrics.recordRefresh(of: API.self) })
     /// ```
     /// - Parameter api: The API whose credential was refreshed.
+    @available(
+        *, deprecated,
+        message:
+            "The plugin counts the interceptor's refreshes itself (didRefreshCredential); calling this too counts them twice."
+    )
     public func recordRefresh(of api: any TargetType.Type) {
         handles.counter("courier.client.refreshes", [("courier.target", String(describing: api))]).increment()
     }

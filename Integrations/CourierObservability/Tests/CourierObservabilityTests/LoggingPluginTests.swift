@@ -12,9 +12,9 @@ import Testing
 
 @Suite("LoggingPlugin")
 struct LoggingPluginTests {
-    private func logged(_ handler: InMemoryLogHandler) -> Logger {
+    private func logged(_ handler: InMemoryLogHandler, level: Logger.Level = .trace) -> Logger {
         var logger = Logger(label: "shop") { _ in handler }
-        logger.logLevel = .debug
+        logger.logLevel = level
         return logger
     }
 
@@ -28,7 +28,7 @@ struct LoggingPluginTests {
 
         let entries = handler.entries
         #expect(entries.map(\.message.description) == ["attempt sent", "attempt answered", "request succeeded"])
-        #expect(entries.map(\.level) == [.debug, .debug, .info])
+        #expect(entries.map(\.level) == [.trace, .trace, .debug])
         let result = try #require(entries.last?.metadata)
         #expect(result["courier.target"] == "ShopAPI")
         #expect(result["http.request.method"] == "GET")
@@ -40,7 +40,7 @@ struct LoggingPluginTests {
         Self.expectNoSecret(entries)
     }
 
-    @Test("a retried attempt is logged at info, not as an error; the result once")
+    @Test("a retried attempt is logged at debug, not as an error; the result once")
     func retried() async throws {
         let count = TestBox(0)
         let server = try LoopbackServer { _ in
@@ -60,11 +60,46 @@ struct LoggingPluginTests {
                 "attempt sent", "attempt failed", "attempt sent", "attempt answered", "request succeeded",
             ])
         #expect(!entries.contains { $0.level >= .warning })
-        #expect(entries[1].level == .info)
+        #expect(entries[1].level == .debug)
         #expect(entries[1].metadata["error.type"] == "503")
         #expect(entries[2].metadata["courier.attempt"] == "2")
         #expect(entries.last?.metadata["courier.attempts"] == "2")
         Self.expectNoSecret(entries)
+    }
+
+    @Test("a service logging at info sees nothing of healthy or retried requests, and every failure")
+    func serviceAtInfo() async throws {
+        let count = TestBox(0)
+        let server = try LoopbackServer { request in
+            count.modify { $0 += 1 }
+            if request.path.hasPrefix("/missing") { return ServerReply(status: 404) }
+            return count.value == 1 ? ServerReply(status: 503) : .json("{}")
+        }
+        let handler = InMemoryLogHandler()
+        let provider = Provider<ShopAPI>(
+            plugins: [LoggingPlugin(logger: logged(handler, level: .info))],
+            interceptor: Retrier { _, _, context in context.attempt < 2 ? .retry : .doNotRetry })
+
+        for page in 1...20 {
+            _ = try await provider.request(ShopAPI(baseURL: server.baseURL, call: .items(page: page)))
+        }
+        #expect(handler.entries.isEmpty)
+        _ = try? await provider.request(ShopAPI(baseURL: URL(string: "\(server.baseURL)/missing")!, call: .login))
+        #expect(handler.entries.map(\.level) == [.warning])
+    }
+
+    @Test("every level can be set")
+    func customLevels() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        let handler = InMemoryLogHandler()
+        var levels = LoggingPlugin.Levels()
+        levels.success = .info
+        levels.attempt = .debug
+        let provider = Provider<ShopAPI>(
+            plugins: [LoggingPlugin(logger: logged(handler, level: .debug), levels: levels)])
+
+        _ = try await provider.request(ShopAPI(baseURL: server.baseURL, call: .items(page: 1)))
+        #expect(handler.entries.map(\.level) == [.debug, .debug, .info])
     }
 
     @Test("a rejected status is a warning; a transport failure an error with its kind; a cancellation info")

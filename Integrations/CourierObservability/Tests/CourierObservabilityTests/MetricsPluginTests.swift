@@ -42,14 +42,13 @@ struct MetricsPluginTests {
             plugins: [plugin], interceptor: Retrier { _, _, context in context.attempt < 2 ? .retry : .doNotRetry })
 
         _ = try await provider.request(ShopAPI(baseURL: server.baseURL, call: .items(page: 1)))
-        plugin.recordRefresh(of: ShopAPI.self)
 
         let labels = [("courier.target", "ShopAPI"), ("http.request.method", "GET")]
         #expect(metrics.counterTotal(label: "courier.client.attempts") == 2)
         #expect(try metrics.expectCounter("courier.client.attempts", labels + [("outcome", "503")]).totalValue == 1)
         #expect(try metrics.expectCounter("courier.client.retries", labels).totalValue == 1)
         #expect(metrics.counterTotal(label: "courier.client.requests") == 1)
-        #expect(try metrics.expectCounter("courier.client.refreshes", [("courier.target", "ShopAPI")]).totalValue == 1)
+        #expect(metrics.counterTotal(label: "courier.client.reauthentications") == 0)
     }
 
     @Test("a redirect is one attempt of one request, with the final status")

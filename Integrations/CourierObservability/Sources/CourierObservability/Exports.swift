@@ -1,0 +1,3 @@
+// Courier itself comes with this add-on: `import CourierObservability` alone gives `Provider`, `TargetType`
+// and the rest, so a README snippet compiles with the one import it shows.
+@_exported import Courier
