@@ -70,6 +70,8 @@ struct NotesAPITests {
                 // The refresh call, through the same provider: its own hooks, nested in the retry.
                 .prepare("Logger"), .willSend("Logger", attempt: 1), .adapt(attempt: 1),
                 .didReceive("Logger", .success(200)), .process("Logger", .success(200)),
+                // The refresh is over: every plugin of the refreshing provider hears it once.
+                .didRefreshCredential("Logger", succeeded: true),
                 .prepare("Logger"), .willSend("Logger", attempt: 2), .adapt(attempt: 2),
                 .didReceive("Logger", .success(201)), .process("Logger", .success(201)),
             ])
