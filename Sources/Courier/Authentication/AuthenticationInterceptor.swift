@@ -85,13 +85,15 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     public let refreshWindow: RefreshWindow?
     /// The most authentication retries of one request.
     public let maximumRetries: Int
-    /// Called with a refreshed credential once it is in use, and with the interceptor.
+    /// Called with a refreshed credential once it is in use, and with the interceptor; may await
+    /// (a keychain or a database): the requests that waited go on once it returns. A synchronous
+    /// closure fits too.
     public typealias RefreshHandler =
-        @Sendable (_ credential: Credential, _ interceptor: AuthenticationInterceptor) -> Void
-    /// Called with the error of a failed refresh, and with the interceptor.
+        @Sendable (_ credential: Credential, _ interceptor: AuthenticationInterceptor) async -> Void
+    /// Called with the error of a failed refresh, and with the interceptor; may await, as
+    /// ``RefreshHandler``.
     public typealias RefreshFailureHandler =
-        @Sendable (_ error: any Error, _ interceptor: AuthenticationInterceptor) ->
-        Void
+        @Sendable (_ error: any Error, _ interceptor: AuthenticationInterceptor) async -> Void
 
     private let onRefresh: RefreshHandler?
     private let onRefreshFailure: RefreshFailureHandler?
@@ -104,7 +106,8 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     ///   - refreshWindow: The refresh-loop guard; 5 refreshes within 30 s by default.
     ///   - maximumRetries: The most authentication retries of one request; 3 by default.
     ///   - onRefresh: Called after each successful refresh with the new credential, before the
-    ///     requests that waited for it go on: persist it there.
+    ///     requests that waited for it go on: persist it there (it may await a keychain or a
+    ///     database; they go on once it returns).
     ///   - onRefreshFailure: Called once for each failed refresh, with the error the waiting
     ///     requests fail with (``AuthenticationError/refreshFailed(_:)`` or
     ///     ``AuthenticationError/excessiveRefresh(attempts:interval:)``) and this interceptor: clear
@@ -140,11 +143,11 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         refreshWindow: RefreshWindow? = RefreshWindow(),
         maximumRetries: Int = 3,
         onRefresh: RefreshHandler? = nil,
-        onRefreshFailure: (@Sendable (any Error) -> Void)? = nil
+        onRefreshFailure: (@Sendable (any Error) async -> Void)? = nil
     ) {
         var failureHandler: RefreshFailureHandler?
         if let onRefreshFailure {
-            failureHandler = { error, _ in onRefreshFailure(error) }
+            failureHandler = { error, _ in await onRefreshFailure(error) }
         }
         self.init(
             authenticator: authenticator, credential: credential, refreshWindow: refreshWindow,
@@ -241,14 +244,16 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
             try await refresh(from: version, since: signature.epoch, context: context)
             return .retry
         } catch {
-            return Self.unauthenticated(error, request)
+            return Self.unauthenticated(error, request, received: response)
         }
     }
 
-    /// The one shape of "no credential could be had", wherever the request waited for it.
-    private static func unauthenticated(_ error: any Error, _ request: URLRequest) -> RetryResult {
+    /// The one shape of "no credential could be had", wherever the request waited for it: the
+    /// same case for every request, carrying the authentication failure a request received.
+    private static func unauthenticated(_ error: any Error, _ request: URLRequest, received: Response?) -> RetryResult {
         if error is CancellationError { return .doNotRetryWithError(CourierError.cancelled) }
-        return .doNotRetryWithError(CourierError.adaptation(error, request: request))
+        let kept = (error as? AuthenticationError)?.received(received) ?? error
+        return .doNotRetryWithError(CourierError.adaptation(kept, request: request))
     }
 
     /// Waits until the credential of `version` has been replaced: joins the refresh in progress,
@@ -263,7 +268,7 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         case .replaced: return
         case .wait(let task): try await SharedTask.value(of: task)
         case .fail(let error, let notify):
-            if notify { onRefreshFailure?(error, self) }
+            if notify { await onRefreshFailure?(error, self) }
             throw error
         }
     }
@@ -333,7 +338,7 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
                 state.epoch += 1
                 state.failure = Failure(version: version, epoch: state.epoch, error: failure)
             }
-            onRefreshFailure?(failure, self)
+            await onRefreshFailure?(failure, self)
             throw failure
         }
         guard let refreshed = obtained else {
@@ -350,6 +355,6 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
             state.excessReported = false
             return true
         }
-        if stored { onRefresh?(refreshed, self) }
+        if stored { await onRefresh?(refreshed, self) }
     }
 }

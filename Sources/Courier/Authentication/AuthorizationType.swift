@@ -1,4 +1,6 @@
 /// The scheme of an `Authorization` header.
+///
+/// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
 public enum AuthorizationType: Sendable, Hashable {
     /// `Basic <token>`.
     case basic

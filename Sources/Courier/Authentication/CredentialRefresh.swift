@@ -11,6 +11,8 @@ import Foundation
 /// ```
 public struct CredentialRefresh: Sendable {
     /// What was run.
+    ///
+    /// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
     public enum Kind: String, Sendable, Hashable {
         /// A credential was refreshed.
         case refresh

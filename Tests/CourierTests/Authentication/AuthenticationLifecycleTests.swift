@@ -81,7 +81,7 @@ struct AuthenticationLifecycleTests {
         let first = await capture { try await provider.request(target) }
         let second = await capture { try await provider.request(target) }
 
-        guard case .adaptation(let firstError, _)? = first, case .refreshFailed? = firstError as? AuthenticationError
+        guard case .adaptation(let firstError, _)? = first, (firstError as? AuthenticationError)?.code == .refreshFailed
         else {
             Issue.record("expected adaptation(refreshFailed), got \(String(describing: first))")
             return

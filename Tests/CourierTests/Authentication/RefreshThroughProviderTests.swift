@@ -109,7 +109,7 @@ struct RefreshThroughProviderTests {
 
         let error = await capture { try await provider.request(MultiTarget(API.data(server.baseURL, 1))) }
 
-        guard case .adaptation(let underlying, _)? = error, case .refreshFailed? = underlying as? AuthenticationError
+        guard case .adaptation(let underlying, _)? = error, (underlying as? AuthenticationError)?.code == .refreshFailed
         else {
             Issue.record("expected adaptation(refreshFailed), got \(String(describing: error))")
             return
@@ -135,7 +135,7 @@ struct RefreshThroughProviderTests {
         }
 
         guard case .adaptation(let underlying, _)? = error,
-            case .refreshFailed(let refreshError)? = underlying as? AuthenticationError,
+            let refreshError = (underlying as? AuthenticationError)?.refreshError,
             case .requestBuilding(let building)? = refreshError as? CourierError
         else {
             Issue.record("expected adaptation(refreshFailed(requestBuilding)), got \(String(describing: error))")
@@ -159,7 +159,7 @@ struct RefreshThroughProviderTests {
         }
 
         guard case .adaptation(let underlying, _)? = error,
-            case .refreshFailed(let refreshError)? = underlying as? AuthenticationError
+            let refreshError = (underlying as? AuthenticationError)?.refreshError
         else {
             Issue.record("expected adaptation(refreshFailed), got \(String(describing: error))")
             return

@@ -104,7 +104,7 @@ struct SignInTests {
         #expect(server.requests.isEmpty)
         for error in errors {
             guard case .adaptation(let underlying, _)? = error,
-                case .refreshFailed? = underlying as? AuthenticationError
+                (underlying as? AuthenticationError)?.code == .refreshFailed
             else {
                 Issue.record("expected adaptation(refreshFailed), got \(String(describing: error))")
                 continue
@@ -131,5 +131,63 @@ struct SignInTests {
         }
         #expect(failures.value == 0)
         #expect(server.requests.isEmpty)
+    }
+}
+
+/// `onRefresh` may await (a keychain, a database): the requests that waited go on only once it
+/// returned.
+@Suite("Asynchronous refresh handlers")
+struct AsyncRefreshHandlerTests {
+    actor Store {
+        var saved: [TokenPair] = []
+        func save(_ credential: TokenPair) { saved.append(credential) }
+    }
+
+    @Test("the resend waits for an asynchronous onRefresh to store the credential")
+    func resendAfterStore() async throws {
+        let order = Locked<[String]>([])
+        let server = try TokenServer(validToken: "t-server-only")
+        let store = Store()
+        let authenticator = TokenAuthenticator(server: server)
+        let interceptor = AuthenticationInterceptor(
+            authenticator: authenticator, credential: TokenPair(access: "t1", refresh: "r1"),
+            onRefresh: { credential, _ in
+                try? await Task.sleep(nanoseconds: 200_000_000)
+                await store.save(credential)
+                order.withLock { $0.append("stored") }
+            })
+        let provider = Provider<TokenAPI>(
+            plugins: [ResendRecorder(order: order)], interceptor: interceptor)
+        authenticator.provider.withLock { $0 = provider }
+
+        #expect(try await provider.request(.data(server)).statusCode == 200)
+
+        #expect(await store.saved == [TokenPair(access: "t2", refresh: "r2")])
+        #expect(order.value == ["stored", "attempt 2"])
+    }
+
+    @Test("a synchronous onRefreshFailure still compiles and is called once")
+    func synchronousFailureHandler() async throws {
+        let server = try TokenServer(validToken: "t-server-only")
+        server.failRefreshes()
+        let failures = Locked(0)
+        let authenticator = TokenAuthenticator(server: server)
+        let provider = Provider<TokenAPI>(
+            interceptor: AuthenticationInterceptor(
+                authenticator: authenticator, credential: TokenPair(access: "t1", refresh: "r1"),
+                onRefreshFailure: { _ in failures.withLock { $0 += 1 } }))
+        authenticator.provider.withLock { $0 = provider }
+        _ = await capture { try await provider.request(.data(server)) }
+        #expect(failures.value == 1)
+    }
+
+    /// Records each data request's second attempt as it is sent.
+    struct ResendRecorder: PluginType {
+        let order: Locked<[String]>
+
+        func willSend(_ request: PreparedRequest, target: any TargetType) {
+            guard request.attempt > 1, request.request.url?.path.hasPrefix("/data") == true else { return }
+            order.withLock { $0.append("attempt \(request.attempt)") }
+        }
     }
 }

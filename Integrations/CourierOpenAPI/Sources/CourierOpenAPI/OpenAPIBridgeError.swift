@@ -2,6 +2,8 @@ import Foundation
 
 /// Why a generated call could not go through Courier's pipeline; the generated client receives it
 /// inside its `ClientError`, as the `underlyingError`.
+///
+/// Later versions may add cases: a `switch` over it needs a `default` (see Courier's Source Stability article).
 public enum OpenAPIBridgeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server URL and the path the generated client rendered make no URL, or the path names
     /// a host of its own.

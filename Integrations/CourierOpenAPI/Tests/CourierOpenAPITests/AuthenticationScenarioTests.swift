@@ -60,7 +60,7 @@ struct AuthenticationScenarioTests {
                 Issue.record("Expected CourierError.adaptation, got \(error)")
                 continue
             }
-            guard case .refreshFailed? = reason as? AuthenticationError else {
+            guard (reason as? AuthenticationError)?.code == .refreshFailed else {
                 Issue.record("Expected refreshFailed, got \(reason)")
                 continue
             }
