@@ -28,6 +28,8 @@ public protocol ParameterEncoding: Sendable {
 }
 
 /// Why a ``ParameterEncoding`` could not encode its parameters.
+///
+/// Later versions may add cases: a `switch` over it needs a `default` (see <doc:SourceStability>).
 public enum ParameterEncodingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The request has no URL to add a query string to.
     case missingURL

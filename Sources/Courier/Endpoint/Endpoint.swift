@@ -31,8 +31,12 @@ public struct Endpoint: Sendable {
     public let method: HTTPMethod
     /// The body and parameters.
     public let task: HTTPTask
-    /// The headers, or `nil` for none.
+    /// The headers, or `nil` for none. A name the target repeats (``TargetType/headerFields``)
+    /// holds its values joined with ", ", as `URLRequest` can hold them.
     public let httpHeaderFields: [String: String]?
+    /// The fields whose name the target repeats, in order, each value apart: a transport that can
+    /// (``TransportCapabilities/repeatedHeaderFields``) sends them as separate field lines.
+    public internal(set) var repeatedHeaderFields = HeaderFields()
     /// The per-attempt timeout and the cache policy.
     public let options: Options
 
@@ -146,13 +150,40 @@ public struct Endpoint: Sendable {
 
     private func copy(task: HTTPTask, headers: [String: String]?, options: Options? = nil) -> Endpoint {
         let options = options ?? self.options
-        if let resolvedURL {
-            return Endpoint(
-                url: resolvedURL, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
-                httpHeaderFields: headers, options: options)
+        var copy =
+            if let resolvedURL {
+                Endpoint(
+                    url: resolvedURL, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+                    httpHeaderFields: headers, options: options)
+            } else {
+                Endpoint(
+                    url: urlString, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+                    httpHeaderFields: headers, options: options)
+            }
+        // A repeated name another value replaced is no longer repeated.
+        copy.repeatedHeaderFields = HeaderFields(
+            repeatedHeaderFields.filter {
+                headers?[$0.name] == HeaderFields.joined(repeatedHeaderFields.values(for: $0.name))
+            })
+        return copy
+    }
+
+    /// The endpoint of `fields`, names repeated or not: joined values in ``httpHeaderFields``, the
+    /// repeated ones apart in ``repeatedHeaderFields``.
+    func with(headerFields fields: HeaderFields) -> Endpoint {
+        var names: [String: String] = [:]
+        var repeated = Set<String>()
+        for field in fields {
+            let key = field.name.lowercased()
+            if names[key] != nil { repeated.insert(key) }
+            names[key] = field.name
         }
-        return Endpoint(
-            url: urlString, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
-            httpHeaderFields: headers, options: options)
+        var joined: [String: String] = [:]
+        for name in names.values {
+            joined[name] = HeaderFields.joined(fields.values(for: name))
+        }
+        var copy = self.copy(task: task, headers: joined)
+        copy.repeatedHeaderFields = HeaderFields(fields.filter { repeated.contains($0.name.lowercased()) })
+        return copy
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 #endif
 
 /// What a stubbed request receives instead of going to the network.
+///
+/// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
 public enum EndpointSampleResponse: Sendable {
     /// A response with this status code and body.
     case networkResponse(Int, Data)

@@ -18,6 +18,10 @@ import Foundation
 /// }
 /// ```
 /// Every path of a cancelled request ends with ``cancelled``, whatever it was doing.
+///
+/// A closed set: its cases are the pipeline's stages, and a new way to fail arrives as a new
+/// error type inside one of them, so a `switch` over it may list every case (see
+/// <doc:SourceStability>).
 public enum CourierError: Error, Sendable {
     /// The endpoint's URL string is not a valid absolute URL. No attempt was made.
     case requestMapping(String)
@@ -94,13 +98,15 @@ public enum CourierError: Error, Sendable {
         }
     }
 
-    /// The response, whenever the failure happened after one was received.
+    /// The response, whenever the failure happened after one was received: for a request whose
+    /// credential could not be refreshed after a 401, that 401.
     public var response: Response? {
         switch self {
         case .statusCode(let response), .jsonMapping(let response), .stringMapping(let response),
             .objectMapping(_, let response), .keyPathNotFound(_, let response):
             response
         case .underlying(_, let response): response
+        case .adaptation(let error, _): (error as? AuthenticationError)?.response
         default: nil
         }
     }

@@ -2,6 +2,8 @@
 ///
 /// The descriptions name the header and the problem, never a header's value (it may be a token),
 /// and show any control character in a name escaped, so that a log line stays one line.
+///
+/// Later versions may add cases: a `switch` over it needs a `default` (see <doc:SourceStability>).
 public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The method (`GET` or `HEAD`) must not carry a body, yet the request has one.
     case bodyNotAllowed(HTTPMethod)

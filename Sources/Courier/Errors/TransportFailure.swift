@@ -37,6 +37,8 @@ import Foundation
 /// with a `WWW-Authenticate` challenge is not a failure: it is returned as a response, with its body.
 public struct TransportFailure: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
+    ///
+    /// Later versions may add cases: a `switch` over it needs a `default` (see <doc:SourceStability>).
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// No response within the time allowed.
         case timedOut

@@ -8,7 +8,9 @@ import Foundation
 ///
 /// An attempt is retried when all of these hold:
 /// - fewer than ``retryLimit`` retries were made (the default, 2, means at most 3 attempts);
-/// - the method is in ``retryableHTTPMethods`` (idempotent methods by default; not `POST`);
+/// - the method is in ``retryableHTTPMethods`` (idempotent methods by default; not `POST`), or
+///   the target's ``TargetType/idempotency`` gives the request an idempotency key (then any
+///   method is), and the target is not ``Idempotency/never`` idempotent;
 /// - the response status is in ``retryableHTTPStatusCodes`` (408, 429, 500, 502, 503, 504), or the
 ///   transport failed with a code in ``retryableURLErrorCodes`` (connection lost, timed out,
 ///   cannot connect, DNS failure…).
@@ -26,6 +28,8 @@ import Foundation
 /// ```
 public struct RetryPolicy: RequestInterceptor {
     /// How a computed delay is spread, so that many clients do not retry in lockstep.
+    ///
+    /// Later versions may add cases: a `switch` over it needs a `default` (see <doc:SourceStability>).
     public enum Jitter: Sendable, Hashable {
         /// The delay as computed.
         case none
@@ -113,8 +117,9 @@ public struct RetryPolicy: RequestInterceptor {
         -> RetryResult
     {
         decision(
-            for: Attempt(request: request, error: error, number: context.attempt), random: .random(in: 0..<1),
-            now: Date())
+            for: Attempt(
+                request: request, error: error, number: context.attempt, idempotency: context.target.idempotency),
+            random: .random(in: 0..<1), now: Date())
     }
 
     /// What a ``RetryPolicy`` decides from: the failed attempt's request, error and number.
@@ -125,16 +130,21 @@ public struct RetryPolicy: RequestInterceptor {
         public var error: CourierError
         /// The attempt number, starting at 1.
         public var number: Int
+        /// The target's idempotency: a request made idempotent by a key is retried whatever its
+        /// method; one that is never idempotent is never retried.
+        public var idempotency: Idempotency
 
         /// Describes a failed attempt.
         /// - Parameters:
         ///   - request: The attempt's request.
         ///   - error: The attempt's error.
         ///   - number: The attempt number, starting at 1.
-        public init(request: URLRequest, error: CourierError, number: Int) {
+        ///   - idempotency: The target's idempotency; ``Idempotency/byMethod`` by default.
+        public init(request: URLRequest, error: CourierError, number: Int, idempotency: Idempotency = .byMethod) {
             self.request = request
             self.error = error
             self.number = number
+            self.idempotency = idempotency
         }
     }
 
@@ -170,7 +180,12 @@ public struct RetryPolicy: RequestInterceptor {
 
     private func isRetryable(_ attempt: Attempt) -> Bool {
         let method = HTTPMethod(rawValue: attempt.request.httpMethod ?? "GET")
-        guard retryableHTTPMethods.contains(method) else { return false }
+        switch attempt.idempotency.mode {
+        case .byMethod: guard retryableHTTPMethods.contains(method) else { return false }
+        // A key makes any method safe to retry, when the request carries it.
+        case .key: guard attempt.idempotency.allowsResending(attempt.request) else { return false }
+        case .never: return false
+        }
         switch attempt.error {
         case .statusCode(let response):
             return retryableHTTPStatusCodes.contains(response.statusCode)

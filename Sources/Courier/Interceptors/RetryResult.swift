@@ -1,6 +1,8 @@
 import Foundation
 
 /// A retrier's decision about a failed attempt.
+///
+/// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
 public enum RetryResult: Sendable {
     /// Make another attempt now.
     case retry

@@ -1,4 +1,6 @@
 /// Whether a request's network activity began or ended.
+///
+/// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
 public enum NetworkActivityChangeType: Sendable, Hashable {
     /// The request started sending.
     case began

@@ -41,6 +41,10 @@ public struct AttemptMetrics: Sendable, Equatable {
     public let failure: CourierError.Stage?
     /// Why another attempt followed this one, or `nil` when none did.
     public internal(set) var retryReason: RetryReason?
+    /// How many times the transport sent this attempt's request again by itself, after a
+    /// kept-alive connection closed under it unanswered (an idempotent request only); 0 almost
+    /// always.
+    public internal(set) var transportResends = 0
 
     /// Creates attempt metrics.
     /// - Parameters:

@@ -33,6 +33,10 @@ struct AttemptSetup: Sendable {
     let progress: (any ProgressSink)?
     /// The attempt's and the whole request's time limits.
     let timeouts: Timeouts
+    /// Whether the target's request may be sent twice, read once for all attempts.
+    let idempotency: Idempotency
+    /// The fields whose name the target repeats, for a transport that sends them apart.
+    let repeatedHeaderFields: HeaderFields
     /// For a streamed request: where the accepted attempt's body goes.
     let streaming: StreamHandoff?
     /// The provider, for a refresh that sends through it.
@@ -67,10 +71,11 @@ extension Provider {
                     failed.error.stage
                 )
             }
-        let metrics = AttemptMetrics(
+        var metrics = AttemptMetrics(
             number: number, startDate: stopwatch.startDate, duration: stopwatch.elapsed,
             statusCode: response?.statusCode, bytesSent: sent.map { Int(setup.body.size(inline: $0)) } ?? 0,
             bytesReceived: response?.data.count ?? 0, failure: failure)
+        metrics.transportResends = response?.transportResends ?? 0
         return (outcome, metrics)
     }
 
@@ -111,6 +116,8 @@ extension Provider {
         var transportRequest = TransportRequest(
             urlRequest: request, body: setup.body, writesToFile: setup.destination != nil, progress: report,
             timeout: setup.timeouts.forExchange)
+        if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
+        if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }
         do {
             if let streaming = setup.streaming {
                 // A stream's waits are bounded by the provider, never its whole body (StreamTimeouts).
@@ -155,10 +162,11 @@ extension Provider {
                 }
             }
         }
-        let response = Response(
+        var response = Response(
             statusCode: received.statusCode, data: data, request: request, source: received.source,
             fileURL: fileURL,
             headerFields: received.receivedFields)
+        response.transportResends = received.resends
         guard accepted else { return .failure(AttemptFailure(error: .statusCode(response), request: request)) }
         return .success(response)
     }
@@ -190,7 +198,11 @@ extension Provider {
         if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled, request: adapted)) }
         do throws(RequestValidationError) {
             if let invalid = RequestValidationError.check(adapted) { throw invalid }
-            if let unsupported = TransportCapabilities.refusal(of: adapted, by: setup.transport) { throw unsupported }
+            if let unsupported = TransportCapabilities.refusal(
+                of: adapted, repeating: setup.repeatedHeaderFields, by: setup.transport)
+            {
+                throw unsupported
+            }
             return .success(try HeaderFieldRules.checked(adapted))
         } catch {
             return .failure(AttemptFailure(error: .adaptation(error, request: adapted), request: adapted))

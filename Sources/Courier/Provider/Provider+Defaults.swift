@@ -11,7 +11,7 @@ extension Provider {
     /// - Parameter target: The target.
     /// - Returns: Its endpoint.
     @Sendable public static func defaultEndpointMapping(for target: Target) -> Endpoint {
-        Endpoint(
+        let endpoint = Endpoint(
             url: target.url,
             sampleResponseClosure: {
                 target.sampleStream.map { .streamedResponse(200, $0) } ?? .networkResponse(200, target.sampleData)
@@ -23,6 +23,7 @@ extension Provider {
                 timeoutInterval: target.timeoutInterval, totalTimeoutInterval: target.totalTimeoutInterval,
                 cachePolicy: target.cachePolicy)
         )
+        return target.headerFields.map { endpoint.with(headerFields: $0) } ?? endpoint
     }
 
     /// The request of an endpoint: ``Endpoint/urlRequest()``.

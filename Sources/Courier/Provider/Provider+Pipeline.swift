@@ -57,7 +57,12 @@ extension Provider {
         var attempts: [AttemptMetrics] = []
         let result: Result<Response, CourierError>
         switch await buildRequest(endpoint) {
-        case .success(let request):
+        case .success(var request):
+            let idempotency = target.idempotency
+            // One key per request, the same on every attempt; a key the endpoint set is kept.
+            if let header = idempotency.keyHeader, request.value(forHTTPHeaderField: header) == nil {
+                request.setValue(UUID().uuidString, forHTTPHeaderField: header)
+            }
             let stub = stubClosure(target)
             let transport: any Transport =
                 stub == .never
@@ -69,6 +74,7 @@ extension Provider {
                 requestID: id, target: target, validationType: target.validationType, base: request,
                 transport: transport, body: endpoint.task.transportBody,
                 destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts,
+                idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
                 streaming: streaming, sender: self, storage: interceptor == nil ? nil : RequestStorage())
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):

@@ -71,10 +71,14 @@ extension Transport {
 
 extension TransportCapabilities {
     /// The error refusing `request` when it asks for options `transport` does not honour.
-    static func refusal(of request: URLRequest, by transport: any Transport) -> RequestValidationError? {
+    static func refusal(
+        of request: URLRequest, repeating repeated: HeaderFields, by transport: any Transport
+    ) -> RequestValidationError? {
         let honoured = transport.capabilities
         guard !honoured.isSuperset(of: .requestOptions) else { return nil }
-        let missing = required(by: request).subtracting(honoured)
+        var required = required(by: request)
+        if !repeated.isEmpty { required.insert(.repeatedHeaderFields) }
+        let missing = required.subtracting(honoured)
         guard !missing.isEmpty else { return nil }
         return .unsupportedOptions(missing, transport: String(describing: type(of: transport)))
     }

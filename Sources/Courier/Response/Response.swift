@@ -34,6 +34,8 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     /// The fields an engine gave apart from Foundation's response, which are made from it only
     /// when asked for (most engines give only the response).
     let receivedFields: HeaderFields?
+    /// How many times the transport resent the request by itself (for the attempt's metrics).
+    var transportResends = 0
 
     /// Creates a response.
     /// - Parameters:

@@ -112,6 +112,8 @@ public enum HeaderFieldRules {
 }
 
 /// Why a header value cannot be sent.
+///
+/// Later versions may add cases: a `switch` over it needs a `default` (see <doc:SourceStability>).
 public enum HeaderValueProblem: String, Sendable, Hashable, CustomStringConvertible {
     /// The value holds a carriage return (CR), which would end the header line.
     case carriageReturn

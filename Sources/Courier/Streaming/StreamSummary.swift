@@ -10,6 +10,8 @@ import Foundation
 /// ```
 public struct StreamSummary: Sendable {
     /// How a stream ended.
+    ///
+    /// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
     public enum Outcome: Sendable {
         /// The body ended, or an event stream's terminator arrived.
         case completed

@@ -7,6 +7,8 @@ import Foundation
 /// ```swift
 /// let provider = Provider<GitHub>(stubClosure: Provider.immediatelyStub)
 /// ```
+///
+/// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
 public enum StubBehavior: Sendable, Hashable {
     /// Use the network.
     case never

@@ -23,6 +23,8 @@ public typealias Parameters = [String: any Sendable]
 ///     }
 /// }
 /// ```
+///
+/// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
 public enum HTTPTask: Sendable {
     /// A request with no body and no added parameters.
     case requestPlain

@@ -53,6 +53,10 @@ public enum MultiTarget: TargetWrapper {
     public var timeoutInterval: TimeInterval? { target.timeoutInterval }
     /// The wrapped target's total timeout.
     public var totalTimeoutInterval: TimeInterval? { target.totalTimeoutInterval }
+    /// The wrapped target's header fields.
+    public var headerFields: HeaderFields? { target.headerFields }
+    /// The wrapped target's idempotency.
+    public var idempotency: Idempotency { target.idempotency }
     /// The wrapped target's cache policy.
     public var cachePolicy: URLRequest.CachePolicy? { target.cachePolicy }
 }

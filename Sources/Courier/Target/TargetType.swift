@@ -24,7 +24,8 @@ import Foundation
 /// ```
 /// The URL is `baseURL` with `path` appended as path components; put query parameters in
 /// ``task`` (a `?` in `path` is escaped, as in Moya). ``validationType``, ``sampleData``,
-/// ``sampleStream``, ``timeoutInterval``, ``totalTimeoutInterval`` and ``cachePolicy`` have defaults.
+/// ``sampleStream``, ``timeoutInterval``, ``totalTimeoutInterval``, ``cachePolicy`` and
+/// ``idempotency`` have defaults.
 public protocol TargetType: Sendable {
     /// The API's base URL, for example `https://api.example.com/v1`.
     var baseURL: URL { get }
@@ -66,6 +67,20 @@ public protocol TargetType: Sendable {
     var totalTimeoutInterval: TimeInterval? { get }
     /// The cache policy of the request, or `nil` for the transport's default. Defaults to `nil`.
     var cachePolicy: URLRequest.CachePolicy? { get }
+    /// The header fields in order, a name repeated where the request must carry several field
+    /// lines of it; `nil` (the default) for ``headers``. A transport that cannot send repeated
+    /// field lines (URLSession) refuses such a request rather than join values that must stay
+    /// apart; join them yourself in ``headers`` where a list-valued field allows it.
+    /// ```swift
+    /// var headerFields: HeaderFields? {
+    ///     HeaderFields([.init(name: "X-Tag", value: "red"), .init(name: "X-Tag", value: "blue")])
+    /// }
+    /// ```
+    var headerFields: HeaderFields? { get }
+    /// Whether the request may be sent twice: ``Idempotency/byMethod`` by default (a `POST` is
+    /// never resent by a transport nor retried by ``RetryPolicy``); ``Idempotency/idempotencyKey(header:)``
+    /// makes one safe to retry with an `Idempotency-Key`.
+    var idempotency: Idempotency { get }
 }
 
 extension TargetType {
@@ -79,6 +94,10 @@ extension TargetType {
     public var timeoutInterval: TimeInterval? { nil }
     /// No limit.
     public var totalTimeoutInterval: TimeInterval? { nil }
+    /// ``Idempotency/byMethod``.
+    public var idempotency: Idempotency { .byMethod }
+    /// `nil`: ``headers`` holds the fields.
+    public var headerFields: HeaderFields? { nil }
     /// The transport's default cache policy.
     public var cachePolicy: URLRequest.CachePolicy? { nil }
 

@@ -3,6 +3,8 @@
 /// A response whose status code is not accepted fails with ``CourierError/statusCode(_:)``,
 /// which is what lets a ``RequestRetrier`` see a 401 or a 503 and retry it. With ``none``
 /// (the default, as in Moya) every status code is a success and retriers never run for it.
+///
+/// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
 public enum ValidationType: Sendable, Hashable {
     /// Every status code is accepted.
     case none

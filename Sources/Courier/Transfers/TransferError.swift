@@ -1,6 +1,8 @@
 import Foundation
 
 /// Why an upload or a download could not be carried out.
+///
+/// Later versions may add cases: a `switch` over it needs a `default` (see <doc:SourceStability>).
 public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file to upload (or a multipart part's file) does not exist or cannot be read.
     case fileNotReadable(URL)
@@ -23,6 +25,10 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The body is an asynchronous sequence of chunks, which has no `InputStream`: read it with
     /// ``UploadStream/chunks()``.
     case streamIsAsynchronous
+    /// An asynchronous body gave no chunk for this many seconds while it was read before sending
+    /// (URLSession sends such a body once it has it whole): a body that waits for the answer, as a
+    /// full-duplex exchange does, can never be sent this way. Use AsyncHTTPClient for full duplex.
+    case streamStalled(part: String, seconds: TimeInterval)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -41,6 +47,9 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
             "The request was not sent again: its body is a stream that can be read only once."
         case .streamIsAsynchronous:
             "The body is an asynchronous sequence of chunks, not an InputStream: read it with UploadStream.chunks()."
+        case .streamStalled(let part, let seconds):
+            "The stream of '\(part)' gave nothing for \(seconds) s while it was read before sending; a body that "
+                + "waits for the answer (full duplex) cannot be sent through URLSession: use AsyncHTTPClientTransport."
         }
     }
 }

@@ -1,6 +1,8 @@
 /// Bytes moved so far by one attempt, as a transport reports them.
 public struct TransferProgress: Sendable, Hashable {
     /// Which way the bytes go.
+    ///
+    /// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
     public enum Direction: Sendable, Hashable {
         /// The request body, being sent.
         case upload

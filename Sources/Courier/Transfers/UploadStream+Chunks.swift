@@ -23,18 +23,18 @@ extension UploadStream {
 
         /// Makes the iterator.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(next: next)
+            AsyncIterator(nextChunk: next)
         }
 
         /// Gives the chunks one by one.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            fileprivate let next: @Sendable () async throws -> Data?
+            let nextChunk: @Sendable () async throws -> Data?
 
             /// The next chunk, or `nil` at the end of the body.
             /// - Throws: What the source throws, or ``TransferError/streamFailed(part:)`` when an
             ///   `InputStream` fails.
             public mutating func next() async throws -> Data? {
-                try await next()
+                try await nextChunk()
             }
         }
     }

@@ -9,11 +9,19 @@ extension UploadStream {
     /// - Throws: ``TransferError/streamLengthMismatch(part:expected:actual:)`` when the body's size
     ///   is not its ``length``, what reading it throws, or `CancellationError`.
     public func collected(memoryLimit: UInt64) async throws -> MultipartFormData.EncodedBody {
+        try await collected(memoryLimit: memoryLimit, stallLimit: nil)
+    }
+
+    /// ``collected(memoryLimit:)``, failing with ``TransferError/streamStalled(part:seconds:)``
+    /// when the body gives no chunk for `stallLimit` seconds: a body that waits for the answer
+    /// (full duplex) can never be collected before it is sent.
+    func collected(memoryLimit: UInt64, stallLimit: TimeInterval?) async throws -> MultipartFormData.EncodedBody {
         var data = Data()
         var file: DownloadFile?
         var total: UInt64 = 0
+        let next = try chunks().makeAsyncIterator().nextChunk
         do {
-            for try await chunk in try chunks() {
+            while let chunk = try await Self.chunk(from: next, within: stallLimit) {
                 try Task.checkCancellation()
                 total += UInt64(chunk.count)
                 if file == nil, total > memoryLimit {
@@ -33,6 +41,18 @@ extension UploadStream {
         } catch {
             file?.delete()
             throw error
+        }
+    }
+
+    /// The next chunk, waited for at most `seconds` when given.
+    private static func chunk(
+        from next: @escaping @Sendable () async throws -> Data?, within seconds: TimeInterval?
+    ) async throws -> Data? {
+        guard let seconds else { return try await next() }
+        do {
+            return try await TimeLimit.run(seconds: seconds, discard: { _ in }, next)
+        } catch let failure as TransportFailure where failure.kind == .timedOut {
+            throw TransferError.streamStalled(part: "body", seconds: seconds)
         }
     }
 

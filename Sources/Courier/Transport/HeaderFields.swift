@@ -124,4 +124,10 @@ public struct HeaderFields: Sendable, Hashable, RandomAccessCollection, Expressi
     public var description: String {
         "HeaderFields(\(fields.map(\.name).joined(separator: ", ")))"
     }
+
+    /// The values of a repeated field as one field line holds them (RFC 9110 §5.3): joined with
+    /// ", " in order.
+    static func joined(_ values: [String]) -> String {
+        values.joined(separator: ", ")
+    }
 }

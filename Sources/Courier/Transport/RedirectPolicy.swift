@@ -24,13 +24,19 @@ import Foundation
 /// ```
 public struct RedirectPolicy: Sendable {
     private let decide: @Sendable (_ redirected: URLRequest, _ response: HTTPURLResponse) -> URLRequest?
+    /// Whether every redirect is followed (``follow``): a transport then never hands a redirect's
+    /// own body to the caller, and may read answers in a way that drops it.
+    let followsEveryRedirect: Bool
 
-    private init(_ decide: @escaping @Sendable (URLRequest, HTTPURLResponse) -> URLRequest?) {
+    private init(
+        followsEveryRedirect: Bool = false, _ decide: @escaping @Sendable (URLRequest, HTTPURLResponse) -> URLRequest?
+    ) {
         self.decide = decide
+        self.followsEveryRedirect = followsEveryRedirect
     }
 
     /// Follows redirects (made safe as described above).
-    public static let follow = RedirectPolicy { request, _ in request }
+    public static let follow = RedirectPolicy(followsEveryRedirect: true) { request, _ in request }
 
     /// Never follows: the 3xx response is the answer.
     public static let refuse = RedirectPolicy { _, _ in nil }

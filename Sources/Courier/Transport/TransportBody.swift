@@ -166,6 +166,8 @@ public struct TransportBody: AsyncSequence, Sendable {
 }
 
 /// Why reading a ``TransportBody`` failed.
+///
+/// Later versions may add cases: a `switch` over it needs a `default` (see <doc:SourceStability>).
 public enum TransportBodyError: Error, Sendable, Equatable {
     /// The body was longer than the limit given to ``TransportBody/collect(upTo:)``.
     case tooLarge(limit: Int)

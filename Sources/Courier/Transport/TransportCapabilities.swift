@@ -43,8 +43,15 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomString
     /// out of time.
     public static let timeouts = TransportCapabilities(rawValue: 1 << 3)
 
+    /// Sends the separate field lines of a name a target repeats (``TargetType/headerFields``),
+    /// in order, instead of one line of joined values. `URLRequest` cannot hold them: URLSession
+    /// does not declare it.
+    public static let repeatedHeaderFields = TransportCapabilities(rawValue: 1 << 4)
+
     /// The request options a request can ask for (everything but ``timeouts``).
-    public static let requestOptions: TransportCapabilities = [.cachePolicy, .networkAccessLimits, .networkServiceType]
+    public static let requestOptions: TransportCapabilities = [
+        .cachePolicy, .networkAccessLimits, .networkServiceType, .repeatedHeaderFields,
+    ]
     /// Everything.
     public static let all: TransportCapabilities = [.requestOptions, .timeouts]
 
@@ -53,6 +60,7 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomString
         let names: [(TransportCapabilities, String)] = [
             (.cachePolicy, "cachePolicy"), (.networkAccessLimits, "networkAccessLimits"),
             (.networkServiceType, "networkServiceType"), (.timeouts, "timeouts"),
+            (.repeatedHeaderFields, "repeatedHeaderFields"),
         ]
         return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }

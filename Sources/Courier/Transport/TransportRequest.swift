@@ -7,6 +7,8 @@ import Foundation
 /// What a ``Transport`` is asked to send.
 public struct TransportRequest: Sendable {
     /// Where the request body comes from.
+    ///
+    /// A closed set: a `switch` over it may list every case (see <doc:SourceStability>).
     public enum Body: Sendable {
         /// The request's own `httpBody`, if any.
         case inline
@@ -36,13 +38,44 @@ public struct TransportRequest: Sendable {
     /// backpressure makes its body with ``TransportBody/makeStream(limits:)``, so that a slow
     /// reader's backlog stays within them. ``StreamingLimits/standard`` unless the caller set others.
     public var streamingLimits: StreamingLimits = .standard
+    /// Whether the transport may send the request again by itself, when a kept-alive connection
+    /// closed under it before any answer: only an idempotent request may be (RFC 9110 §9.2.2); any
+    /// other fails with ``TransportFailure/Kind/connectionLost`` for the retrier to decide. By
+    /// default from the method (`GET`, `HEAD`, `OPTIONS`, `TRACE`, `PUT`, `DELETE`); the provider
+    /// sets it from the target's ``TargetType/idempotency``.
+    public var isIdempotent: Bool
 
     /// The request's method, for an engine that does not speak `URLRequest`.
     public var method: String { urlRequest.httpMethod ?? "GET" }
 
     /// The request's header fields, for an engine that does not speak `URLRequest` (sorted by
-    /// name: `URLRequest` keeps no order, and a field set twice holds both values joined).
-    public var headerFields: HeaderFields { HeaderFields(urlRequest.allHTTPHeaderFields ?? [:]) }
+    /// name: `URLRequest` keeps no order), a name the target repeats as its separate field lines,
+    /// in order (``repeatedHeaderFields``).
+    public var headerFields: HeaderFields {
+        let fields = HeaderFields(urlRequest.allHTTPHeaderFields ?? [:])
+        guard !repeatedHeaderFields.isEmpty else { return fields }
+        var lines: [HeaderFields.Field] = []
+        var placed = Set<String>()
+        for field in fields {
+            let separate = repeatedHeaderFields.values(for: field.name)
+            // The joined value is still the target's: its lines go out apart. An adapter that
+            // changed it wins with its one line.
+            guard separate.count > 1, field.value == HeaderFields.joined(separate) else {
+                lines.append(field)
+                continue
+            }
+            if placed.insert(field.name.lowercased()).inserted {
+                lines += separate.map { HeaderFields.Field(name: field.name, value: $0) }
+            }
+        }
+        return HeaderFields(lines)
+    }
+
+    /// The fields whose name the target repeats (``TargetType/headerFields``), each value apart,
+    /// in order; `urlRequest` holds them joined with ", ". A transport sends them as separate
+    /// field lines when it declares ``TransportCapabilities/repeatedHeaderFields``; the provider
+    /// refuses such a request on a transport that does not.
+    public var repeatedHeaderFields = HeaderFields()
 
     /// Creates a transport request.
     /// - Parameters:
@@ -60,6 +93,7 @@ public struct TransportRequest: Sendable {
         self.writesToFile = writesToFile
         self.progress = progress
         self.timeout = timeout
+        self.isIdempotent = Idempotency.byMethod.allowsResending(urlRequest)
     }
 }
 

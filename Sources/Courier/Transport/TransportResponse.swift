@@ -26,6 +26,10 @@ public struct TransportResponse: Sendable {
     /// The temporary file holding the body of a request that ``TransportRequest/writesToFile``.
     /// The provider moves it to its destination or deletes it.
     public let fileURL: URL?
+    /// How many times the transport sent the request again by itself because a kept-alive
+    /// connection closed under it before any answer (only an idempotent request, see
+    /// ``TransportRequest/isIdempotent``): the attempt's metrics report it.
+    public var resends = 0
 
     /// Creates a transport response from an HTTP response.
     /// - Parameters:

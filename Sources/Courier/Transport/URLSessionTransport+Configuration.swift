@@ -22,7 +22,10 @@ extension URLSessionTransport {
     /// cancellation that waits behind it can reach URLSession after the task completed, which stops
     /// the process (swift-corelibs-foundation SR-11310). So ``TargetType/cachePolicy`` has no
     /// cache to use with this configuration; pass one with a `urlCache` (for example
-    /// ``moyaCompatibleConfiguration``) to cache responses.
+    /// ``moyaCompatibleConfiguration``) to cache responses on Apple platforms. On Linux
+    /// (FoundationNetworking 6.3.1) such a cache was measured to serve nothing: a response fresh
+    /// for ten minutes is fetched again, and a stale one is never revalidated (no `If-None-Match`
+    /// or `If-Modified-Since` is sent).
     public static var defaultConfiguration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil

@@ -12,7 +12,8 @@ import Foundation
 /// Every status code is returned as a response.
 ///
 /// A request that needs nothing per chunk (its body in memory or none, its response into memory,
-/// no progress, not streamed) takes the completion-handler route: the session delegate still
+/// no progress, not streamed, a redirect policy that follows every redirect) takes the
+/// completion-handler route: the session delegate still
 /// answers its redirects and challenges, but the body arrives whole in one callback instead of
 /// one delegate call per chunk (on Linux each is a hop onto the delegate queue: a 1 MiB GET cost
 /// 1.39× raw URLSession's CPU that way, 1.05× this way). On Linux such a task loses the 401 of a
@@ -33,11 +34,15 @@ import Foundation
 /// The session is invalidated when the transport is released; in-flight requests keep the
 /// transport alive, so it is never used after invalidation.
 public final class URLSessionTransport: Transport {
-    /// The session that sends the requests.
-    public let session: URLSession
+    /// The session that sends the requests (those that turn cookies off go through a copy of it
+    /// without cookie handling).
+    public var session: URLSession { lane.session }
     /// What to do with redirects; Courier follows them itself (see ``RedirectingTransport``).
     public let redirectPolicy: RedirectPolicy
-    private let router: SessionDelegate
+    private let lane: SessionLane
+    /// The session for requests with `httpShouldHandleCookies = false`, made when first needed.
+    private let cookieless: Locked<SessionLane?> = Locked(nil)
+    private let configuration: URLSessionConfiguration
     /// Origins that answered with an HTTP challenge: their requests take the delegate route.
     private let challengingOrigins = OriginSet()
 
@@ -49,27 +54,37 @@ public final class URLSessionTransport: Transport {
         configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration,
         redirectPolicy: RedirectPolicy = .follow
     ) {
-        let router = SessionDelegate()
         self.redirectPolicy = redirectPolicy
-        let queue = OperationQueue()
-        queue.name = "Courier.URLSessionTransport"
-        queue.maxConcurrentOperationCount = 1
-        self.router = router
-        self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+        self.configuration = configuration
+        self.lane = SessionLane(configuration: configuration)
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        lane.session.finishTasksAndInvalidate()
+        cookieless.value?.session.finishTasksAndInvalidate()
     }
 
     /// How many requests this transport is sending right now.
     public var activeRequestCount: Int {
-        router.activeTaskCount
+        lane.router.activeTaskCount + (cookieless.value?.router.activeTaskCount ?? 0)
     }
 
-    /// Everything: URLSession honours every request option, and Courier's own timer enforces the
-    /// timeout.
-    public var capabilities: TransportCapabilities { .all }
+    /// The lane for `request`: the cookieless one when it turns cookies off, so that cookies off
+    /// means off on every platform.
+    private func lane(for request: URLRequest) -> SessionLane {
+        guard !request.httpShouldHandleCookies else { return lane }
+        return cookieless.withLock { lane in
+            if let lane { return lane }
+            let made = SessionLane(configuration: SessionLane.cookieless(configuration))
+            lane = made
+            return made
+        }
+    }
+
+    /// Everything but ``TransportCapabilities/repeatedHeaderFields`` (a `URLRequest` holds one
+    /// value per name): URLSession honours every other request option, and Courier's own timer
+    /// enforces the timeout.
+    public var capabilities: TransportCapabilities { TransportCapabilities.all.subtracting(.repeatedHeaderFields) }
 
     /// Sends `request` and returns its response and whole body (or the file holding it).
     ///
@@ -101,7 +116,8 @@ public final class URLSessionTransport: Transport {
         try await RedirectingTransport.followStream(request, policy: redirectPolicy) { try await streamOnce($0) }
     }
 
-    /// One streamed hop, sent again when a kept-alive connection closed under it before its head.
+    /// One streamed hop, sent again once, if it is idempotent, when a kept-alive connection closed
+    /// under it before its head.
     private func streamOnce(_ request: TransportRequest) async throws -> StreamedTransportResponse {
         var resends = 0
         while true {
@@ -110,22 +126,22 @@ public final class URLSessionTransport: Transport {
                 let head = try await exchange(request, streamingTo: writer)
                 return StreamedTransportResponse(statusCode: head.statusCode, response: head.response, body: body)
             } catch is ResendNeeded {
-                resends += 1
-                guard resends <= Self.maximumResends else {
-                    throw TransportFailure(kind: .connectionLost, underlyingError: URLError(.networkConnectionLost))
-                }
+                try Self.allowResend(request, after: &resends)
             }
         }
     }
 
-    /// One hop: the request, sent again when a kept-alive connection closed under it, or on the
-    /// delegate route when the completion-handler route lost a declined challenge's 401.
+    /// One hop: the request, sent again once, if it is idempotent, when a kept-alive connection
+    /// closed under it, or on the delegate route when the completion-handler route lost a declined
+    /// challenge's 401.
     private func sendOnce(_ request: TransportRequest) async throws -> TransportResponse {
         var resends = 0
         var viaDelegate = false
         while true {
             do {
-                return try await exchange(request, viaDelegate: viaDelegate)
+                var response = try await exchange(request, viaDelegate: viaDelegate)
+                response.resends = resends
+                return response
             } catch is ChallengeAnswerLost {
                 // Asked again on the delegate route, which keeps the 401 and its body.
                 challengingOrigins.insert(request.urlRequest.url)
@@ -133,11 +149,18 @@ public final class URLSessionTransport: Transport {
             } catch is ResendNeeded {
                 // The server closed a kept-alive connection before answering; URLSession would
                 // resend on a new connection but cannot rewind the body (see `Exchange.cannotRewind`).
-                resends += 1
-                guard resends <= Self.maximumResends else {
-                    throw TransportFailure(kind: .connectionLost, underlyingError: URLError(.networkConnectionLost))
-                }
+                try Self.allowResend(request, after: &resends)
             }
+        }
+    }
+
+    /// Counts a resend after a connection closed unanswered, or fails with `connectionLost` when
+    /// the request may not be sent twice (it is not idempotent: the server may have acted on it)
+    /// or was resent once already.
+    private static func allowResend(_ request: TransportRequest, after resends: inout Int) throws {
+        resends += 1
+        guard request.isIdempotent, resends <= maximumResends else {
+            throw TransportFailure(kind: .connectionLost, underlyingError: URLError(.networkConnectionLost))
         }
     }
 
@@ -162,8 +185,15 @@ public final class URLSessionTransport: Transport {
     /// chunked. Apple platforms stream every file with its `Content-Length`.
     public static let linuxKnownLengthUploadLimit: UInt64 = 32 << 20
 
-    /// The most times a request is sent again because a kept-alive connection closed under it.
-    private static let maximumResends = 2
+    /// The longest an asynchronous request body may give nothing while it is read before sending
+    /// (or the request's timeout, when shorter): 10 s. URLSession sends such a body once it has it
+    /// whole, so a body that waits for the answer (full duplex) fails with
+    /// ``TransferError/streamStalled(part:seconds:)`` rather than hang.
+    public static let asynchronousBodyStallLimit: TimeInterval = 10
+
+    /// The most times an idempotent request is sent again because a kept-alive connection closed
+    /// under it.
+    private static let maximumResends = 1
 
     /// One task: the response, a redirect included (URLSession is never left to follow one).
     private func exchange(
@@ -172,21 +202,25 @@ public final class URLSessionTransport: Transport {
         let sink = request.writesToFile && writer == nil ? try DownloadFile() : nil
         let upload: UploadBody
         do {
-            upload = try await UploadBody.prepared(request.body)
+            upload = try await UploadBody.prepared(
+                request.body, stallLimit: min(Self.asynchronousBodyStallLimit, request.timeout ?? .infinity))
         } catch {
             sink?.delete()
             throw error
         }
         // The completion-handler route (see the type's documentation) when nothing happens per chunk.
+        // A redirect that is not followed is the answer, body included; on Linux a task ended in a
+        // completion handler loses that body, so such a policy takes the delegate route.
         let endsInHandler =
             writer == nil && sink == nil && request.progress == nil && upload.isInMemory && !viaDelegate
-            && !challengingOrigins.contains(request.urlRequest.url)
+            && redirectPolicy.followsEveryRedirect && !challengingOrigins.contains(request.urlRequest.url)
         let exchange = Exchange(
             progress: request.progress, sink: sink, temporaryBody: upload.temporaryFile,
             streamedBody: upload.streamed, bodyWriter: writer, endsInHandler: endsInHandler)
         // A reader that stops reading the body ends the transfer.
         writer?.onTermination = { exchange.cancel() }
         var urlRequest = request.urlRequest
+        let lane = lane(for: urlRequest)
         // Set only when it changes: a write copies the request on Linux, method normalisation
         // (string comparisons) included, about 5,000 instructions.
         let engineTimeout = Self.engineTimeout(urlRequest.timeoutInterval)
@@ -197,14 +231,15 @@ public final class URLSessionTransport: Transport {
                 if let timeout = request.timeout { exchange.expire(after: timeout) }
                 let task: URLSessionTask
                 if endsInHandler {
-                    task = upload.task(for: urlRequest, in: session) { [router] data, response, error in
+                    task = upload.task(for: urlRequest, in: lane.session) {
+                        [router = lane.router] data, response, error in
                         router.unregister(exchange)
                         exchange.complete(data: data, response: response, error: error)
                     }
                 } else {
-                    task = upload.task(for: urlRequest, in: session)
+                    task = upload.task(for: urlRequest, in: lane.session)
                 }
-                router.register(exchange, for: task)
+                lane.router.register(exchange, for: task)
                 task.resume()
                 exchange.attach(task)
             }
@@ -231,10 +266,13 @@ private struct UploadBody {
     private let fileSize: UInt64
 
     /// The body as URLSession takes it; a body of asynchronous chunks is collected first
-    /// (URLSession reads a stream synchronously, on its own queue, so it cannot await them).
-    static func prepared(_ body: TransportRequest.Body) async throws -> UploadBody {
+    /// (URLSession reads a stream synchronously, on its own queue, so it cannot await them), and a
+    /// body that stalls for `stallLimit` seconds meanwhile fails rather than hang.
+    static func prepared(_ body: TransportRequest.Body, stallLimit: TimeInterval) async throws -> UploadBody {
         guard case .stream(let stream) = body, stream.isAsynchronous else { return try UploadBody(body) }
-        switch try await stream.collected(memoryLimit: URLSessionTransport.linuxKnownLengthUploadLimit) {
+        let collected = try await stream.collected(
+            memoryLimit: URLSessionTransport.linuxKnownLengthUploadLimit, stallLimit: stallLimit)
+        switch collected {
         case .data(let data): return UploadBody(source: .data(data), temporaryFile: nil, fileSize: 0)
         case .temporaryFile(let url):
             do {

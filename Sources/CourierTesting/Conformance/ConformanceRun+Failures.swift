@@ -18,6 +18,7 @@ extension ConformanceRun {
             let headers = (0..<400).map { "X-H\($0): \(String(repeating: "a", count: 1000))\r\n" }.joined()
             try await fault(.raw("HTTP/1.1 200 OK\r\n\(headers)Content-Length: 2\r\n\r\nok"), is: .badServerResponse)
         case .stallTimesOut: try await stallTimesOut()
+        case .staleConnectionResend: try await staleConnectionResend()
         case .cancelBeforeHead: try await cancellation(partialBody: false)
         case .cancelDuringBody: try await cancellation(partialBody: true)
         default: throw fail("not a failure case")
@@ -60,6 +61,41 @@ extension ConformanceRun {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         try expect(Self.kind(of: error) == .timedOut, "expected timedOut, got \(error)")
         try expect(elapsed >= 0.5, "the 0.5 s timeout fired after \(elapsed) s")
+    }
+
+    /// Sends a `POST`, then a `PUT`, each on a kept-alive connection the server closes once it has
+    /// read the request, and checks that only the `PUT` may be sent again, once, visibly.
+    private func staleConnectionResend() async throws {
+        for method in ["POST", "PUT"] {
+            let closed = Locked(false)
+            let server = try LoopbackServer { request in
+                guard request.path == "/p" else { return ServerReply() }
+                let first = closed.withLock { closed in
+                    defer { closed = true }
+                    return !closed
+                }
+                return first ? .closeConnection : ServerReply(body: request.body)
+            }
+            defer { server.stop() }
+            _ = try await send(TransportRequest(urlRequest: Self.request(server, "warm")))
+            let body = Data(#"{"amount":100}"#.utf8)
+            var request = TransportRequest(urlRequest: Self.request(server, "p", method: method, body: body))
+            request.timeout = 20
+            let received: () -> Int = { server.requests.filter { $0.path == "/p" }.count }
+            do {
+                let response = try await transport.sendWithinTimeout(request)
+                try expect(
+                    method == "PUT", "the POST was sent again by the transport and answered \(response.statusCode)")
+                try expect(
+                    received() == 2 && response.resends == 1,
+                    "the server received the PUT \(received()) times; the response reports \(response.resends) resends")
+            } catch let failure as ConformanceFailure {
+                throw failure
+            } catch {
+                try expect(Self.kind(of: error) == .connectionLost, "\(method): expected connectionLost, got \(error)")
+                try expect(received() == 1, "the server received the \(method) \(received()) times")
+            }
+        }
     }
 
     /// Cancels `send` once the server holds the request (before its head, or after half its

@@ -1,6 +1,8 @@
 extension TransportConformance {
     /// One behaviour a transport must have. Where the Swift HTTP client API proposal's
     /// conformance suite has a matching case, ``proposalCase`` names it.
+    ///
+    /// Later versions may add cases: a `switch` over it needs a `default` (see Courier's Source Stability article).
     public enum Case: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
         // Responses.
         /// Every method gets its answer, and every status code (2xx–5xx, and 599) is returned as
@@ -97,6 +99,11 @@ extension TransportConformance {
         /// A server that stalls after its head ends with `TransportFailure.Kind.timedOut` at the
         /// request's timeout, never before it.
         case stallTimesOut
+        /// A kept-alive connection that the server closes after reading a whole request, before
+        /// answering: a `POST` is never sent again by the transport (RFC 9110 §9.2.2), it fails
+        /// with `TransportFailure.Kind.connectionLost` and the server has it once; a `PUT` is sent
+        /// again at most once, and `TransportResponse.resends` says so.
+        case staleConnectionResend
         /// Cancelling before the response head arrives ends `send` promptly with a cancellation.
         case cancelBeforeHead
         /// Cancelling while the body arrives ends `send` promptly with a cancellation.
@@ -149,7 +156,7 @@ extension TransportConformance {
                 .streamedBacklogBound:
                 .eventStreams
             case .connectionRefused, .closedBeforeStatus, .incompleteBody, .notHTTP, .oversizeHeaders, .stallTimesOut,
-                .cancelBeforeHead, .cancelDuringBody:
+                .staleConnectionResend, .cancelBeforeHead, .cancelDuringBody:
                 .failures
             }
         }

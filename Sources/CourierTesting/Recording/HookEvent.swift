@@ -10,6 +10,8 @@ import Foundation
 ///     .didReceive("P1", .success(200)), .process("P1", .success(200)),
 /// ])
 /// ```
+///
+/// Later versions may add cases: a `switch` over it needs a `default` (see Courier's Source Stability article).
 public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
     /// A plugin's `prepare`.
     case prepare(String)
@@ -41,6 +43,8 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
     case didRefreshCredential(String, succeeded: Bool)
 
     /// How a streamed body ended, reduced to what an order test compares.
+    ///
+    /// Later versions may add cases: a `switch` over it needs a `default` (see Courier's Source Stability article).
     public enum StreamEnd: Hashable, Sendable, CustomStringConvertible {
         /// The body ended, or the terminator arrived.
         case completed
@@ -71,6 +75,8 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
 
     /// A result reduced to what an order test compares: the status code of a success, or the
     /// stage of a failure.
+    ///
+    /// Later versions may add cases: a `switch` over it needs a `default` (see Courier's Source Stability article).
     public enum Outcome: Hashable, Sendable, CustomStringConvertible {
         /// A response with this status code.
         case success(Int)

@@ -6,6 +6,8 @@ import Foundation
 #endif
 
 /// One reply of a ``ScriptedTransport``.
+///
+/// Later versions may add cases: a `switch` over it needs a `default` (see Courier's Source Stability article).
 public indirect enum ScriptedReply: Sendable {
     /// A response with this status code, body and headers.
     case status(Int, body: Data = Data(), headers: [String: String] = [:])

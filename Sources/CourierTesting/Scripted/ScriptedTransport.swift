@@ -85,6 +85,8 @@ public final class ScriptedTransport: Transport {
 }
 
 /// Why a ``ScriptedTransport`` could not answer.
+///
+/// Later versions may add cases: a `switch` over it needs a `default` (see Courier's Source Stability article).
 public enum ScriptedTransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No reply is scripted (or left) for this method and path, and there is no fallback.
     case noReply(method: String, path: String)

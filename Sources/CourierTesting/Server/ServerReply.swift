@@ -22,6 +22,8 @@ public struct ServerReply: Sendable {
     public var rawSteps: [RawStep]?
 
     /// One step of a raw reply.
+    ///
+    /// Later versions may add cases: a `switch` over it needs a `default` (see Courier's Source Stability article).
     public enum RawStep: Sendable {
         /// Sends these bytes as they are.
         case send(Data)

@@ -182,3 +182,43 @@ struct Chunked: AsyncSequence, Sendable {
         }
     }
 }
+
+/// A full-duplex exchange cannot work on URLSession, which reads an asynchronous body whole
+/// before it sends it: a body that waits for the answer fails loudly instead of hanging.
+@Suite("Full duplex on URLSession")
+struct FullDuplexTests {
+    struct Echo: TargetType {
+        var baseURL: URL
+        let body: UploadStream
+        var path: String { "/duplex" }
+        var method: HTTPMethod { .post }
+        var task: HTTPTask { .uploadStream(body) }
+        var headers: [String: String]? { nil }
+        var timeoutInterval: TimeInterval? { 1 }
+    }
+
+    @Test("a body that waits for the answer fails with streamStalled at the request's timeout")
+    func stalledBody() async throws {
+        let server = try LoopbackServer { _ in ServerReply() }
+        // The first chunk, then nothing until an answer that cannot come.
+        let (chunks, continuation) = AsyncStream.makeStream(of: Data.self)
+        continuation.yield(Data("hello".utf8))
+        let start = Date()
+        let error = await capture {
+            try await Provider<Echo>().request(
+                Echo(baseURL: server.baseURL, body: UploadStream(replayable: false) { chunks }))
+        }
+        continuation.finish()
+        guard case .transfer(let transfer, _)? = error else {
+            Issue.record("expected .transfer(streamStalled), got \(String(describing: error))")
+            return
+        }
+        guard case .streamStalled(let part, let seconds) = transfer else {
+            Issue.record("expected streamStalled, got \(transfer)")
+            return
+        }
+        #expect(part == "body" && abs(seconds - 1) < 0.01)
+        #expect(Date().timeIntervalSince(start) >= 1)
+        #expect(server.requests.isEmpty)
+    }
+}

@@ -117,32 +117,73 @@ struct URLSessionTransportTests {
         #expect(bodies.allSatisfy { $0.value == Data("/n\($0.key)".utf8) })
     }
 
-    @Test(
-        "a body sent from memory is resent when the server closes a kept-alive connection unanswered",
-        arguments: ["POST", "PUT"])
-    func resendOnClosedConnection(method: String) async throws {
+    /// A server that closes the kept-alive connection the first time it has read a whole `/p`
+    /// request, without answering: the request was received, and maybe acted on.
+    static func closingOnce() throws -> LoopbackServer {
         let closed = Locked(false)
-        let server = try LoopbackServer { request in
+        return try LoopbackServer { request in
             guard request.path == "/p" else { return ServerReply() }
-            // The first time, close the kept-alive connection without answering.
             let first = closed.withLock { closed in
                 defer { closed = true }
                 return !closed
             }
             return first ? .closeConnection : ServerReply(body: request.body)
         }
+    }
+
+    @Test(
+        "an idempotent body sent from memory is resent once, visibly, when a kept-alive connection closes unanswered",
+        arguments: ["PUT", "DELETE"])
+    func resendIdempotent(method: String) async throws {
+        let server = try Self.closingOnce()
         defer { server.stop() }
         let transport = URLSessionTransport()
         _ = try await transport.send(request(server, "warm"))
         let payload = Data(#"{"name":"x"}"#.utf8)
-        var post = request(server, "p", method: method, body: payload)
+        var put = request(server, "p", method: method, body: payload)
         // Without the resend, URLSession waits for a body it cannot rewind until this runs out.
-        post.timeout = 20
+        put.timeout = 20
 
-        let received = try await transport.send(post)
+        let received = try await transport.send(put)
 
         #expect(received.statusCode == 200)
         #expect(received.data == payload)
+        #expect(received.resends == 1)
+        #expect(server.requests.filter { $0.path == "/p" }.map(\.body) == [payload, payload])
+    }
+
+    @Test("a POST is never resent by the transport: the connection lost reaches the caller, the server saw it once")
+    func postNotResent() async throws {
+        let server = try Self.closingOnce()
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        _ = try await transport.send(request(server, "warm"))
+        let payload = Data(#"{"amount":100}"#.utf8)
+        var post = request(server, "p", method: "POST", body: payload)
+        post.timeout = 20
+
+        await #expect {
+            _ = try await transport.send(post)
+        } throws: {
+            ($0 as? TransportFailure)?.kind == .connectionLost
+        }
+        #expect(server.requests.filter { $0.path == "/p" }.map(\.body) == [payload])
+    }
+
+    @Test("a POST the caller declares idempotent (it carries an idempotency key) is resent once")
+    func idempotentPostResent() async throws {
+        let server = try Self.closingOnce()
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        _ = try await transport.send(request(server, "warm"))
+        let payload = Data(#"{"amount":100}"#.utf8)
+        var post = request(server, "p", method: "POST", body: payload)
+        post.timeout = 20
+        post.isIdempotent = true
+
+        let received = try await transport.send(post)
+
+        #expect(received.resends == 1)
         #expect(server.requests.filter { $0.path == "/p" }.map(\.body) == [payload, payload])
     }
 }

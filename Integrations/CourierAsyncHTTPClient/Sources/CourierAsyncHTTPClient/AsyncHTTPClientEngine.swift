@@ -13,7 +13,7 @@ import NIOHTTP1
 struct AsyncHTTPClientEngine: Transport {
     let client: HTTPClient
 
-    var capabilities: TransportCapabilities { .timeouts }
+    var capabilities: TransportCapabilities { [.timeouts, .repeatedHeaderFields] }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let deadline = ExchangeDeadline(request.timeout, on: client.eventLoopGroup.any())
@@ -56,7 +56,8 @@ struct AsyncHTTPClientEngine: Transport {
         }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
-        let fields = HeaderFields(urlRequest.allHTTPHeaderFields ?? [:])
+        // The target's repeated field lines apart, as the engine can send them.
+        let fields = request.headerFields
         try TraceContextCheck.check(fields, for: client)
         for field in fields {
             outgoing.headers.add(name: field.name, value: field.value)

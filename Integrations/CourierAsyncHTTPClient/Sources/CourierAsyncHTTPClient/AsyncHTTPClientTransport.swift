@@ -70,8 +70,9 @@ public struct AsyncHTTPClientTransport: Transport {
     }
 
     /// The request's total timeout is enforced here (AsyncHTTPClient's deadline ends at the
-    /// response head; the transport extends it over the body).
-    public var capabilities: TransportCapabilities { .timeouts }
+    /// response head; the transport extends it over the body), and a target's repeated header
+    /// fields go out as separate lines.
+    public var capabilities: TransportCapabilities { [.timeouts, .repeatedHeaderFields] }
 
     /// Sends `request`, follows its redirects, and returns the response with its whole body (or
     /// the temporary file holding it, for a download).

@@ -77,3 +77,29 @@ extension SerializedSuite {
         }
     }
 }
+
+extension SerializedSuite {
+    /// A target that repeats a header name: AsyncHTTPClient sends each field line, in order.
+    @Suite("Repeated header fields on AsyncHTTPClient")
+    struct RepeatedHeaderFieldsTests {
+        struct Tagged: TargetType {
+            var baseURL: URL
+            var path: String { "/tags" }
+            var method: Courier.HTTPMethod { .get }
+            var task: HTTPTask { .requestPlain }
+            var headers: [String: String]? { nil }
+            var headerFields: HeaderFields? {
+                HeaderFields([.init(name: "X-Tag", value: "red, dark"), .init(name: "X-Tag", value: "blue")])
+            }
+        }
+
+        @Test("each field line reaches the server, in order, never joined")
+        func sentApart() async throws {
+            let server = try LoopbackServer { _ in ServerReply() }
+            _ = try await Provider<Tagged>(transport: AsyncHTTPClientTransport()).request(
+                Tagged(baseURL: server.baseURL))
+            let lines = server.requests.first?.headers.filter { $0.name.lowercased() == "x-tag" }.map(\.value)
+            #expect(lines == ["red, dark", "blue"])
+        }
+    }
+}

@@ -57,12 +57,13 @@ public final class RawUpstream: Sendable {
         while true {
             var request = HTTPClientRequest(url: "\(upstream)/orders/\(id)")
             request.headers.add(name: "Accept", value: "application/json")
-            request.headers.add(name: "Authorization", value: "Bearer \(try await tokens.current())")
+            let token = try await tokens.current()
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
             if let span, let tracer { tracer.inject(span.context, into: &request.headers, using: HeadersInjector()) }
             let response = try await client.execute(request, timeout: .seconds(1))
             if response.status == .unauthorized, !refreshed {
                 refreshed = true
-                try await tokens.refresh()
+                try await tokens.refresh(replacing: token)
                 continue
             }
             if response.status.code >= 500, !retried {
@@ -94,7 +95,9 @@ actor TokenCache {
         return try await obtain()
     }
 
-    func refresh() async throws {
+    /// A new token, unless another request already replaced `rejected`.
+    func refresh(replacing rejected: String) async throws {
+        guard token == rejected || token == nil else { return }
         token = nil
         _ = try await obtain()
     }
