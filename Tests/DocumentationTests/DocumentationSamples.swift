@@ -14,7 +14,6 @@ import Testing
 /// The samples of README.md.
 @Sendable func rEADMESamples() async throws {
     // sample 1
-
     enum GitHub: TargetType {
         case user(String), zen
         var baseURL: URL { URL(string: "https://api.github.com")! }
@@ -297,6 +296,18 @@ import Testing
 /// The samples of MigratingFromMoya.md.
 @Sendable func migratingFromMoyaSamples() async throws {
     // sample 1
+    struct APIKeyAdapter: RequestInterceptor {
+        func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+            var request = request
+            request.setValue("secret", forHTTPHeaderField: "X-API-Key")
+            return request
+        }
+
+        func retry(_ request: URLRequest, dueTo error: CourierError, context: RequestContext) async -> RetryResult {
+            error.response?.statusCode == 503 && context.attempt < 3 ? .retryWithDelay(1) : .doNotRetry
+        }
+    }
+    // sample 2
     enum Shop: TargetType, AccessTokenAuthorizable {
         case items(page: Int)
         case buy(id: Int)
@@ -325,7 +336,7 @@ import Testing
         var sampleData: Data { Data(#"{"items":[]}"#.utf8) }
         var authorizationType: AuthorizationType? { .bearer }
     }
-    // sample 2
+    // sample 3
     struct UserAgentPlugin: PluginType {
         func prepare(_ request: URLRequest, target: any TargetType) -> URLRequest {
             var request = request
@@ -341,11 +352,11 @@ import Testing
     let shop = Provider<Shop>(plugins: [UserAgentPlugin(), AccessTokenPlugin { _ in "token" }])
     print(try await shop.request(.items(page: 1)).statusCode)
     _ = shop
-    // sample 3
+    // sample 4
     let cached = Provider<GitHub>(
         transport: URLSessionTransport(configuration: URLSessionTransport.moyaCompatibleConfiguration))
     _ = cached
-    // sample 4
+    // sample 5
     let page = 2
     let filters: [String: any Sendable] = ["tags": ["swift", "linux"], "archived": false]
     let search = HTTPTask.requestParameters(
@@ -353,7 +364,7 @@ import Testing
     _ = page
     _ = filters
     _ = search
-    // sample 5
+    // sample 6
     final class RequestCounter: PluginType, @unchecked Sendable {
         // @unchecked Sendable: `count` is read and written only while holding `lock`.
         private let lock = NSLock()
@@ -369,7 +380,7 @@ import Testing
     let counted = Provider<GitHub>(plugins: [counter])
     _ = counter
     _ = counted
-    // sample 6
+    // sample 7
     @MainActor final class ProfileModel {
         var name = ""
 
@@ -388,6 +399,19 @@ import Testing
             }
         }
     }
+    // sample 9
+    let github = Provider<GitHub>()
+    let disposable = github.rx.request(.user("octocat"))
+        .filterSuccessfulStatusCodes()
+        .map(User.self)
+        .subscribe { event in
+            switch event {
+            case .success(let user): print(user.login)
+            case .failure(let error): print(error)
+            }
+        }
+    _ = github
+    _ = disposable
 }
 
 /// The samples of SecureDefaults.md.
@@ -415,6 +439,29 @@ import Testing
     let logged = Provider<GitHub>(plugins: [NetworkLoggerPlugin(configuration: .init(redaction: redaction))])
     print(logged.plugins.count)
     _ = logged
+}
+
+/// The samples of SourceStability.md.
+@Sendable func sourceStabilitySamples() async throws {
+    // sample 1
+    let provider = Provider<GitHub>()
+    do {
+        _ = try await provider.request(.zen)
+    } catch {
+        let authentication = error.underlyingError as? AuthenticationError
+        if authentication?.code == .refreshFailed, error.response?.statusCode == 401 {
+            print("Signed out")
+        }
+    }
+    _ = provider
+    // sample 2
+    func message(for failure: TransportFailure) -> String {
+        switch failure.kind {
+        case .timedOut: "The server took too long to answer."
+        case .notConnectedToInternet: "You are offline."
+        default: "The request failed."
+        }
+    }
 }
 
 /// The samples of StreamingAndServerSentEvents.md.
@@ -571,6 +618,12 @@ import Testing
     }
     print(try await Provider<Local>().request(Local(baseURL: server.baseURL)).mapString())
     _ = server
+    // sample 5
+    let local = Provider<GitHub>(endpointClosure: { target in
+        Provider.defaultEndpointMapping(for: target).replacing(origin: server.baseURL)
+    })
+    print(try await local.request(.zen).mapString())
+    _ = local
 }
 
 /// The samples of UploadsAndDownloads.md.
@@ -774,4 +827,59 @@ import Testing
 // AuthenticationAndRetries.md, sample 4
 extension MyAPI {
     var totalTimeoutInterval: TimeInterval? { 1 }
+}
+
+// MigratingFromMoya.md, sample 8
+extension Provider {
+    /// RxMoya's `provider.rx`.
+    var rx: Reactive<Provider<Target>> { Reactive(self) }
+}
+
+extension Reactive {
+    /// RxMoya's `request(_:callbackQueue:)`: one response or one error; disposing cancels.
+    func request<Target>(_ target: Target, callbackQueue: DispatchQueue? = nil) -> Single<Response>
+    where Base == Provider<Target> {
+        Single.create { single in
+            let observer = SingleObserverBox(single)
+            let request = base.request(target, callbackQueue: callbackQueue) { result in
+                observer.send(result.mapError { $0 as any Error })
+            }
+            return Disposables.create { request.cancel() }
+        }
+    }
+}
+
+/// Carries a `Single`'s observer, a plain closure, into Courier's `@Sendable` completion.
+// @unchecked Sendable: Courier calls the completion once, and RxSwift accepts a Single's one
+// event from any thread; `send` is the only use of `observer`.
+final class SingleObserverBox<Element>: @unchecked Sendable {
+    private let observer: (SingleEvent<Element>) -> Void
+    init(_ observer: @escaping (SingleEvent<Element>) -> Void) { self.observer = observer }
+    func send(_ event: SingleEvent<Element>) { observer(event) }
+}
+
+/// RxMoya's operators on a `Single<Response>`.
+extension PrimitiveSequence where Trait == SingleTrait, Element == Response {
+    func filterSuccessfulStatusCodes() -> Single<Response> {
+        map { try $0.filterSuccessfulStatusCodes() }
+    }
+
+    func filter<R: RangeExpression<Int>>(statusCodes: R) -> Single<Response> {
+        map { try $0.filter(statusCodes: statusCodes) }
+    }
+
+    func mapJSON(failsOnEmptyData: Bool = true) -> Single<Any> {
+        map { try $0.mapJSON(failsOnEmptyData: failsOnEmptyData) }
+    }
+
+    func mapString(atKeyPath keyPath: String? = nil) -> Single<String> {
+        map { try $0.mapString(atKeyPath: keyPath) }
+    }
+
+    func map<D: Decodable>(
+        _ type: D.Type, atKeyPath keyPath: String? = nil, using decoder: JSONDecoder = JSONDecoder(),
+        failsOnEmptyData: Bool = true
+    ) -> Single<D> {
+        map { try $0.map(type, atKeyPath: keyPath, using: decoder, failsOnEmptyData: failsOnEmptyData) }
+    }
 }

@@ -112,9 +112,11 @@ enum SampleExtractor {
             if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
                 current = []
             } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
-                if let block = current, block.first != "// Package.swift", block.first?.hasPrefix("// Add-on:") != true
+                // Imports are gone, and the blank lines after them.
+                if let block = current?.drop(while: \.isEmpty), block.first != "// Package.swift",
+                    block.first?.hasPrefix("// Add-on:") != true
                 {
-                    blocks.append(block)
+                    blocks.append(Array(block))
                 }
                 current = nil
             } else if current != nil, !line.trimmingCharacters(in: .whitespaces).hasPrefix("import ") {

@@ -253,3 +253,37 @@ struct MyEngineTransport: Transport {
 
 /// A transport of the reader's.
 typealias MyTransport = MyEngineTransport
+
+// RxSwift 6's shapes, as much of them as the migration guide's adapter uses: RxSwift is not built
+// on Courier's CI, and these reproduce what Swift 6 says about the adapter (a `SingleObserver` is a
+// plain closure, not `Sendable`).
+protocol Disposable { func dispose() }
+struct AnonymousDisposable: Disposable {
+    let action: () -> Void
+    func dispose() { action() }
+}
+enum Disposables {
+    static func create(with dispose: @escaping () -> Void) -> any Disposable { AnonymousDisposable(action: dispose) }
+}
+enum SingleTrait {}
+typealias SingleEvent<Element> = Result<Element, any Error>
+struct PrimitiveSequence<Trait, Element> {
+    let subscribeHandler: (@escaping (SingleEvent<Element>) -> Void) -> any Disposable
+}
+typealias Single<Element> = PrimitiveSequence<SingleTrait, Element>
+extension PrimitiveSequence where Trait == SingleTrait {
+    typealias SingleObserver = (SingleEvent<Element>) -> Void
+    static func create(subscribe: @escaping (@escaping SingleObserver) -> any Disposable) -> Single<Element> {
+        Single(subscribeHandler: subscribe)
+    }
+    func subscribe(_ observer: @escaping SingleObserver) -> any Disposable { subscribeHandler(observer) }
+    func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Single<Result> {
+        .create { observer in
+            subscribe { event in observer(event.flatMap { element in Swift.Result { try transform(element) } }) }
+        }
+    }
+}
+struct Reactive<Base> {
+    let base: Base
+    init(_ base: Base) { self.base = base }
+}

@@ -27,6 +27,19 @@ extension MyAPI: AccessTokenAuthorizable {
     _ = provider
 }
 
+// AuthenticationError.swift#1
+@Sendable func authenticationErrorExample1() async throws {
+    let provider = Provider<GitHub>()
+    do {
+        _ = try await provider.request(.zen)
+    } catch {
+        if (error.underlyingError as? AuthenticationError)?.code == .refreshFailed {
+            print("Signed out")
+        }
+    }
+    _ = provider
+}
+
 // AuthenticationInterceptor.swift#1
 @Sendable func authenticationInterceptorExample1() async throws {
     let auth = AuthenticationInterceptor(authenticator: OAuthAuthenticator(api: authProvider), credential: stored)
@@ -438,6 +451,17 @@ var task: HTTPTask {
 }
 }
 
+// Idempotency.swift#1
+enum PaymentsAPI {
+    case pay, refunds
+var idempotency: Idempotency {
+    switch self {
+    case .pay: .idempotencyKey()     // a POST made safe to retry, as Stripe's API allows
+    default: .byMethod
+    }
+}
+}
+
 // MultiTarget.swift#1
 @Sendable func multiTargetExample1() async throws {
     let provider = Provider<MultiTarget>()
@@ -477,6 +501,13 @@ var task: HTTPTask {
 extension Status {
 var timeoutInterval: TimeInterval? { 1 }          // each attempt
 var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
+}
+
+// TargetType.swift#3
+@Sendable func targetTypeExample3() async throws {
+    var headerFields: HeaderFields? {
+        HeaderFields([.init(name: "X-Tag", value: "red"), .init(name: "X-Tag", value: "blue")])
+    }
 }
 
 // DownloadDestination.swift#1

@@ -51,6 +51,8 @@ enum SymbolSamples {
                 "enum SearchAPI {", "    struct Item: Encodable, Sendable {}",
                 "    case search(String), create(Item), zen",
             ], after: ["}"], fileScope: true),
+        "Idempotency.swift#1": Context(
+            before: ["enum PaymentsAPI {", "    case pay, refunds"], after: ["}"], fileScope: true),
         "MultipartFormData+Stream.swift#1": Context(before: ["let form = MultipartFormData()"]),
         "TransportBody.swift#1": Context(before: ["let task = Task<Void, Never> {}"]),
         "TransportBody.swift#2": Context(

@@ -15,7 +15,7 @@ import Foundation
 // no counterpart is listed in the "Migrating from Moya" article.
 
 /// Moya's provider: ``Provider``.
-@available(*, deprecated, renamed: "Provider")
+@available(*, deprecated, renamed: "Courier.Provider")
 public typealias MoyaProvider<Target: TargetType> = Provider<Target>
 
 /// Moya's error: ``CourierError``, whose cases say at which stage a request failed (see the

@@ -94,10 +94,28 @@ final class TourContext: Sendable {
             plugins: [RecordingPlugin("Logger", recorder: recorder), RecordingPlugin("Metrics", recorder: recorder)],
             interceptor: Interceptor(interceptors: [RecordingInterceptor(recorder: recorder), authentication]))
         _ = try await provider.request(.notes(page: 3, perPage: 2))
-        for (index, event) in recorder.events.enumerated() {
-            print("   \(index + 1). \(event)")
+        let events = recorder.events
+        let refreshCall = Self.refreshCall(in: events)
+        for (index, event) in events.enumerated() {
+            if index == refreshCall.lowerBound {
+                print("       the refresh call, sent by the authenticator through this same provider:")
+            }
+            let number = "\(index + 1).".padding(toLength: 4, withPad: " ", startingAt: 0)
+            print("   \(number)\(refreshCall.contains(index) ? "   " : "")\(event)")
         }
-        print("   Between retry#1 and the second attempt: the refresh call, sent through this same provider.\n")
+        print("   Indented: the refresh call's own hooks, between retry#1 and the second attempt.\n")
+    }
+
+    /// The events of the refresh call: after the `retry` that started it, before the plugins
+    /// hear `didRefreshCredential`.
+    static func refreshCall(in events: [HookEvent]) -> Range<Int> {
+        guard
+            let refreshed = events.firstIndex(where: {
+                if case .didRefreshCredential = $0 { true } else { false }
+            }),
+            let retry = events[..<refreshed].lastIndex(where: { if case .retry = $0 { true } else { false } })
+        else { return 0..<0 }
+        return (retry + 1)..<refreshed
     }
 
     /// 5. A multipart upload and a download, each with a live progress bar.
