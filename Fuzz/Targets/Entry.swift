@@ -11,6 +11,7 @@ let selectedHarness: @Sendable (UnsafePointer<UInt8>, Int) -> CInt = {
     case "request-reader": return fuzzRequestReader
     case "security": return fuzzSecurity
     case "event-stream": return fuzzEventStream
+    case "http-semantics": return fuzzHTTPSemantics
     default: fatalError("COURIER_FUZZ_TARGET names no fuzz target: '\(name)'")
     }
 }()

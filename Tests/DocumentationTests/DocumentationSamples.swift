@@ -147,6 +147,35 @@ import Testing
     _ = keyed
 }
 
+/// The samples of CachingAndCookies.md.
+@Sendable func cachingAndCookiesSamples() async throws {
+    // sample 1
+    let cached = Provider<GitHub>(cache: HTTPCache())
+    _ = cached
+    // sample 2
+    let response = try await cached.request(.zen)
+    switch response.cacheOutcome {
+    case .fresh?: print("from the cache, no network")
+    case .revalidated?: print("the server confirmed the stored answer with a 304")
+    case .stale(let reason)?: print("stale, because \(reason)")
+    default: print("from the network")
+    }
+    _ = response
+    // sample 3
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-cache")
+    let onDisk = HTTPCache(storage: try DiskCacheStorage(directory: folder, maximumBytes: 50_000_000))
+    _ = folder
+    _ = onDisk
+    // sample 4
+    let provider = Provider<MyAPI>(cookieJar: CookieJar())
+    _ = provider
+    // sample 5
+    let publicSuffixes: Set<String> = ["co.uk", "com.au", "github.io"]  // loaded from the list
+    let jar = CookieJar(publicSuffix: { domain in !domain.contains(".") || publicSuffixes.contains(domain) })
+    _ = publicSuffixes
+    _ = jar
+}
+
 /// The samples of CallOrder.md.
 @Sendable func callOrderSamples() async throws {
     // sample 1
@@ -827,6 +856,11 @@ import Testing
 // AuthenticationAndRetries.md, sample 4
 extension MyAPI {
     var totalTimeoutInterval: TimeInterval? { 1 }
+}
+
+// CachingAndCookies.md, sample 6
+extension Downloads {
+    var handlesCookies: Bool { false }
 }
 
 // MigratingFromMoya.md, sample 8

@@ -97,6 +97,21 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     }
 }
 
+// DiskCacheStorage.swift#1
+@Sendable func diskCacheStorageExample1() async throws {
+    let folder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+        .appendingPathComponent("api-cache")
+    let cache = HTTPCache(storage: try DiskCacheStorage(directory: folder, maximumBytes: 50_000_000))
+    _ = folder
+    _ = cache
+}
+
+// HTTPCache.swift#1
+@Sendable func hTTPCacheExample1() async throws {
+    let provider = Provider<MyAPI>(cache: HTTPCache())
+    _ = provider
+}
+
 // MoyaCompatibility.swift#1
 @Sendable func moyaCompatibilityExample1() async throws {
     let provider = Provider<GitHub>(requestClosure: { endpoint, done in
@@ -104,6 +119,12 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
         request?.setValue(signature(), forHTTPHeaderField: "X-Signature")
         done(request.map { .success($0) } ?? .failure(.requestMapping(endpoint.url)))
     })
+    _ = provider
+}
+
+// CookieJar.swift#1
+@Sendable func cookieJarExample1() async throws {
+    let provider = Provider<MyAPI>(cookieJar: CookieJar())
     _ = provider
 }
 
@@ -310,6 +331,24 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     provider.request(.zen) { result in print(result) }
     _ = provider
     _ = user
+}
+
+// RedirectPolicy.swift#1
+@Sendable func redirectPolicyExample1() async throws {
+    let transport = URLSessionTransport(redirectPolicy: .refuse)
+    let stamped = URLSessionTransport(redirectPolicy: .modify { request, _ in
+        var request = request
+        request.setValue("1", forHTTPHeaderField: "X-Redirected")
+        return request
+    })
+    _ = transport
+    _ = stamped
+}
+
+// RedirectingTransport.swift#1
+@Sendable func redirectingTransportExample1() async throws {
+    let transport = RedirectingTransport(engine: MyEngineTransport(), policy: .follow)
+    _ = transport
 }
 
 // Response+Mapping.swift#1
@@ -558,24 +597,6 @@ var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
     _ = cookies
 }
 
-// RedirectPolicy.swift#1
-@Sendable func redirectPolicyExample1() async throws {
-    let transport = URLSessionTransport(redirectPolicy: .refuse)
-    let stamped = URLSessionTransport(redirectPolicy: .modify { request, _ in
-        var request = request
-        request.setValue("1", forHTTPHeaderField: "X-Redirected")
-        return request
-    })
-    _ = transport
-    _ = stamped
-}
-
-// RedirectingTransport.swift#1
-@Sendable func redirectingTransportExample1() async throws {
-    let transport = RedirectingTransport(engine: MyEngineTransport(), policy: .follow)
-    _ = transport
-}
-
 // Transport.swift#1
 @Sendable func transportExample1() async throws {
     struct LoggingTransport: Transport {
@@ -628,6 +649,24 @@ var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
     let provider = Provider<GitHub>(transport: transport)
     _ = transport
     _ = provider
+}
+
+// CacheTestsTable.swift#1
+@Sendable func cacheTestsTableExample1() async throws {
+    let casesFile = URL(fileURLWithPath: "/tmp/cases.json")
+    let table = try CacheTestsTable(json: Data(contentsOf: casesFile))
+    let report = try await table.run { policy in URLSessionTransport(redirectPolicy: policy) }
+    print(report.summary)
+    _ = table
+    _ = report
+}
+
+// ETagCounter.swift#1
+@Sendable func eTagCounterExample1() async throws {
+    let counter = ETagCounter()
+    let server = try LoopbackServer { counter.answer($0) }
+    _ = counter
+    _ = server
 }
 
 // TransportConformance.swift#1

@@ -51,6 +51,7 @@ enum SymbolSamples {
                 "enum SearchAPI {", "    struct Item: Encodable, Sendable {}",
                 "    case search(String), create(Item), zen",
             ], after: ["}"], fileScope: true),
+        "CacheTestsTable.swift#1": Context(before: [#"let casesFile = URL(fileURLWithPath: "/tmp/cases.json")"#]),
         "Idempotency.swift#1": Context(
             before: ["enum PaymentsAPI {", "    case pay, refunds"], after: ["}"], fileScope: true),
         "MultipartFormData+Stream.swift#1": Context(before: ["let form = MultipartFormData()"]),

@@ -24,6 +24,7 @@ extension Endpoint {
         // An infinite timeout goes on the request as it is: the transport clamps what reaches its engine.
         if let timeout = options.timeoutInterval { request.timeoutInterval = timeout }
         if let cachePolicy = options.cachePolicy { request.cachePolicy = cachePolicy }
+        if !options.handlesCookies { request.httpShouldHandleCookies = false }
         request = try task.apply(to: request)
         if let error = RequestValidationError.check(request) ?? RequestValidationError.check(task, method: method) {
             throw .requestBuilding(error)

@@ -37,7 +37,7 @@ public struct Endpoint: Sendable {
     /// The fields whose name the target repeats, in order, each value apart: a transport that can
     /// (``TransportCapabilities/repeatedHeaderFields``) sends them as separate field lines.
     public internal(set) var repeatedHeaderFields = HeaderFields()
-    /// The per-attempt timeout and the cache policy.
+    /// The per-attempt timeout, the cache policy and whether cookies are handled.
     public let options: Options
 
     /// Per-request settings besides the URL, method, headers and body.
@@ -48,6 +48,9 @@ public struct Endpoint: Sendable {
         public var totalTimeoutInterval: TimeInterval?
         /// The cache policy, or `nil` for the transport's default.
         public var cachePolicy: URLRequest.CachePolicy?
+        /// Whether the request sends and stores cookies (`URLRequest.httpShouldHandleCookies`);
+        /// `true` by default.
+        public var handlesCookies = true
 
         /// Creates options.
         /// - Parameters:

@@ -45,6 +45,9 @@ public struct AttemptMetrics: Sendable, Equatable {
     /// kept-alive connection closed under it unanswered (an idempotent request only); 0 almost
     /// always.
     public internal(set) var transportResends = 0
+    /// What the provider's ``HTTPCache`` did for this attempt, or `nil` without a cache (or for
+    /// a request that did not go through it).
+    public internal(set) var cacheOutcome: CacheOutcome?
 
     /// Creates attempt metrics.
     /// - Parameters:

@@ -39,6 +39,8 @@ struct AttemptSetup: Sendable {
     let repeatedHeaderFields: HeaderFields
     /// For a streamed request: where the accepted attempt's body goes.
     let streaming: StreamHandoff?
+    /// The provider's cookie jar, when it has one.
+    let cookieJar: CookieJar?
     /// The provider, for a refresh that sends through it.
     let sender: any RequestSending
     /// What the interceptor remembers about the request across its attempts; made only for a
@@ -76,6 +78,7 @@ extension Provider {
             statusCode: response?.statusCode, bytesSent: sent.map { Int(setup.body.size(inline: $0)) } ?? 0,
             bytesReceived: response?.data.count ?? 0, failure: failure)
         metrics.transportResends = response?.transportResends ?? 0
+        metrics.cacheOutcome = response?.cacheOutcome
         return (outcome, metrics)
     }
 
@@ -103,6 +106,13 @@ extension Provider {
         case .success(let adapted): request = adapted
         case .failure(let failure): return .failure(failure)
         }
+        // The jar's cookies are part of the request as sent, so the observation shows them.
+        var hopCookies: HopCookies?
+        if let jar = setup.cookieJar, request.httpShouldHandleCookies {
+            let callerCookie = request.value(forHTTPHeaderField: "Cookie")
+            request = HopCookies.attaching(jar, to: request, callerCookie: callerCookie)
+            hopCookies = HopCookies(jar: jar, callerCookie: callerCookie)
+        }
         if !plugins.isEmpty {
             let transmitted = PreparedRequest(request: request, attempt: attempt, requestID: setup.requestID)
             for plugin in plugins {
@@ -118,6 +128,7 @@ extension Provider {
             timeout: setup.timeouts.forExchange)
         if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
         if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }
+        transportRequest.cookies = hopCookies
         do {
             if let streaming = setup.streaming {
                 // A stream's waits are bounded by the provider, never its whole body (StreamTimeouts).
@@ -133,6 +144,11 @@ extension Provider {
         } catch {
             let failure = Self.failure(error) { .exchange($0, request: request) }
             return .failure(AttemptFailure(error: failure, request: request))
+        }
+        // Every answer's cookies count, a rejected status's too, as in a browser; a stored
+        // answer's never do again (they could bring back a cookie the server has since removed).
+        if let hopCookies, received.cacheOutcome?.isHit != true, let url = received.response?.url ?? request.url {
+            hopCookies.jar.store(from: received.headerFields, url: url)
         }
         return settle(received, request: request, setup: setup)
     }
@@ -167,6 +183,7 @@ extension Provider {
             fileURL: fileURL,
             headerFields: received.receivedFields)
         response.transportResends = received.resends
+        response.cacheOutcome = received.cacheOutcome
         guard accepted else { return .failure(AttemptFailure(error: .statusCode(response), request: request)) }
         return .success(response)
     }

@@ -11,6 +11,10 @@ extension Provider {
     /// - Parameter target: The target.
     /// - Returns: Its endpoint.
     @Sendable public static func defaultEndpointMapping(for target: Target) -> Endpoint {
+        var options = Endpoint.Options(
+            timeoutInterval: target.timeoutInterval, totalTimeoutInterval: target.totalTimeoutInterval,
+            cachePolicy: target.cachePolicy)
+        options.handlesCookies = target.handlesCookies
         let endpoint = Endpoint(
             url: target.url,
             sampleResponseClosure: {
@@ -19,9 +23,7 @@ extension Provider {
             method: target.method,
             task: target.task,
             httpHeaderFields: target.headers,
-            options: Endpoint.Options(
-                timeoutInterval: target.timeoutInterval, totalTimeoutInterval: target.totalTimeoutInterval,
-                cachePolicy: target.cachePolicy)
+            options: options
         )
         return target.headerFields.map { endpoint.with(headerFields: $0) } ?? endpoint
     }

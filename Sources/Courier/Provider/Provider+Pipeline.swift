@@ -64,9 +64,11 @@ extension Provider {
                 request.setValue(UUID().uuidString, forHTTPHeaderField: header)
             }
             let stub = stubClosure(target)
-            let transport: any Transport =
+            var transport: any Transport =
                 stub == .never
                 ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
+            // The cache answers in the transport's place, a stub's too (stubs swap only the transport).
+            if let cache { transport = CacheStage(cache: cache, engine: transport) }
             let timeouts = Timeouts(
                 attempt: endpoint.options.attemptLimit, deadline: endpoint.options.totalLimit.map(Deadline.init(after:))
             )
@@ -75,7 +77,8 @@ extension Provider {
                 transport: transport, body: endpoint.task.transportBody,
                 destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts,
                 idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
-                streaming: streaming, sender: self, storage: interceptor == nil ? nil : RequestStorage())
+                streaming: streaming, cookieJar: cookieJar, sender: self,
+                storage: interceptor == nil ? nil : RequestStorage())
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):
             result = .failure(error)

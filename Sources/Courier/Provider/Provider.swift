@@ -59,6 +59,12 @@ public final class Provider<Target: TargetType>: Sendable {
     public let trackInflights: Bool
     /// The bounds of every streamed response, unless a call names others (see ``StreamingLimits``).
     public let streamingLimits: StreamingLimits
+    /// The cookie jar that sends and stores this provider's cookies above the engine, or `nil`
+    /// for the engine's own cookie handling (URLSession's `HTTPCookieStorage`; none on
+    /// AsyncHTTPClient).
+    public let cookieJar: CookieJar?
+    /// The private HTTP cache that answers in the transport's place when it can, or `nil`.
+    public let cache: HTTPCache?
 
     let inflights = InflightRegistry()
     private let requestCount = Locked<UInt64>(0)
@@ -84,6 +90,9 @@ public final class Provider<Target: TargetType>: Sendable {
     ///   - interceptor: Adapts attempts and decides retries; none by default.
     ///   - trackInflights: Whether identical concurrent requests share one exchange; off by default.
     ///   - streamingLimits: The bounds of streamed responses; ``StreamingLimits/standard`` by default.
+    ///   - cookieJar: Sends and stores cookies above the engine (see ``CookieJar``); none by
+    ///     default, leaving cookies to the engine.
+    ///   - cache: A private HTTP cache above the engine (see ``HTTPCache``); none by default.
     public init(
         endpointClosure: @escaping @Sendable (Target) -> Endpoint = Provider.defaultEndpointMapping,
         requestClosure: @escaping @Sendable (Endpoint) async throws -> URLRequest = Provider.defaultRequestMapping,
@@ -93,7 +102,9 @@ public final class Provider<Target: TargetType>: Sendable {
         plugins: [any PluginType] = [],
         interceptor: (any RequestInterceptor)? = nil,
         trackInflights: Bool = false,
-        streamingLimits: StreamingLimits = .standard
+        streamingLimits: StreamingLimits = .standard,
+        cookieJar: CookieJar? = nil,
+        cache: HTTPCache? = nil
     ) {
         self.endpointClosure = endpointClosure
         self.requestClosure = requestClosure
@@ -105,6 +116,8 @@ public final class Provider<Target: TargetType>: Sendable {
         self.interceptor = interceptor
         self.trackInflights = trackInflights
         self.streamingLimits = streamingLimits
+        self.cookieJar = cookieJar
+        self.cache = cache
     }
 
     /// Whether a request with this base request is in flight (with ``trackInflights``).

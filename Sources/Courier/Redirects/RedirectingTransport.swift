@@ -93,7 +93,7 @@ public struct RedirectingTransport: Transport {
             discard(answer)
             // A redirect that turned the request into a GET sends no body, whatever its source.
             if next.httpMethod != current.urlRequest.httpMethod { current.body = .inline }
-            current.urlRequest = next
+            current.urlRequest = current.cookies?.nextHop(after: http, fields: HeaderFields(http), next) ?? next
         }
         throw TransportFailure(kind: .tooManyRedirects, underlyingError: URLError(.httpTooManyRedirects))
     }

@@ -36,6 +36,10 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     let receivedFields: HeaderFields?
     /// How many times the transport resent the request by itself (for the attempt's metrics).
     var transportResends = 0
+    /// What the provider's ``HTTPCache`` did for this response: a fresh, revalidated, stale or
+    /// shared hit, or a miss; `nil` when the provider has no cache or the request did not go
+    /// through it.
+    public internal(set) var cacheOutcome: CacheOutcome?
 
     /// Creates a response.
     /// - Parameters:

@@ -30,3 +30,8 @@ func systemClose(_ descriptor: Int32) -> Int32 {
         Glibc.close(descriptor)
     #endif
 }
+
+/// `rename(2)`: replaces `destination` with `source` in one step on the same file system.
+func systemRename(_ source: String, _ destination: String) -> Int32 {
+    rename(source, destination)
+}

@@ -59,4 +59,6 @@ public enum MultiTarget: TargetWrapper {
     public var idempotency: Idempotency { target.idempotency }
     /// The wrapped target's cache policy.
     public var cachePolicy: URLRequest.CachePolicy? { target.cachePolicy }
+    /// Whether the wrapped target handles cookies.
+    public var handlesCookies: Bool { target.handlesCookies }
 }

@@ -81,6 +81,10 @@ public protocol TargetType: Sendable {
     /// never resent by a transport nor retried by ``RetryPolicy``); ``Idempotency/idempotencyKey(header:)``
     /// makes one safe to retry with an `Idempotency-Key`.
     var idempotency: Idempotency { get }
+    /// Whether the request sends and stores cookies: `true` by default. `false` keeps the
+    /// provider's ``CookieJar`` and the engine's own cookies out of it (as
+    /// `httpShouldHandleCookies = false` on the request does).
+    var handlesCookies: Bool { get }
 }
 
 extension TargetType {
@@ -100,6 +104,8 @@ extension TargetType {
     public var headerFields: HeaderFields? { nil }
     /// The transport's default cache policy.
     public var cachePolicy: URLRequest.CachePolicy? { nil }
+    /// `true`: cookies are sent and stored.
+    public var handlesCookies: Bool { true }
 
     /// The full URL of the target: ``baseURL`` with ``path`` appended.
     public var url: URL {

@@ -77,6 +77,15 @@ public struct TransportRequest: Sendable {
     /// refuses such a request on a transport that does not.
     public var repeatedHeaderFields = HeaderFields()
 
+    /// The provider's cookie jar, when it has one and the request handles cookies: each redirect
+    /// hop stores and sends cookies through it (``RedirectingTransport``), and an engine with
+    /// cookies of its own leaves them off.
+    var cookies: HopCookies?
+
+    /// Whether the engine's own cookie handling must stay off: the request asks for no cookies,
+    /// or the provider's jar handles them.
+    public var engineHandlesCookies: Bool { cookies == nil && urlRequest.httpShouldHandleCookies }
+
     /// Creates a transport request.
     /// - Parameters:
     ///   - urlRequest: The request to send.

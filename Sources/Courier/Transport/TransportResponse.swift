@@ -30,6 +30,9 @@ public struct TransportResponse: Sendable {
     /// connection closed under it before any answer (only an idempotent request, see
     /// ``TransportRequest/isIdempotent``): the attempt's metrics report it.
     public var resends = 0
+    /// What the provider's cache did, when the answer came through it (set by the cache, never
+    /// by an engine).
+    var cacheOutcome: CacheOutcome?
 
     /// Creates a transport response from an HTTP response.
     /// - Parameters:

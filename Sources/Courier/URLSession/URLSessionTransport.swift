@@ -71,8 +71,8 @@ public final class URLSessionTransport: Transport {
 
     /// The lane for `request`: the cookieless one when it turns cookies off, so that cookies off
     /// means off on every platform.
-    private func lane(for request: URLRequest) -> SessionLane {
-        guard !request.httpShouldHandleCookies else { return lane }
+    private func lane(for request: TransportRequest) -> SessionLane {
+        guard !request.engineHandlesCookies else { return lane }
         return cookieless.withLock { lane in
             if let lane { return lane }
             let made = SessionLane(configuration: SessionLane.cookieless(configuration))
@@ -220,7 +220,7 @@ public final class URLSessionTransport: Transport {
         // A reader that stops reading the body ends the transfer.
         writer?.onTermination = { exchange.cancel() }
         var urlRequest = request.urlRequest
-        let lane = lane(for: urlRequest)
+        let lane = lane(for: request)
         // Set only when it changes: a write copies the request on Linux, method normalisation
         // (string comparisons) included, about 5,000 instructions.
         let engineTimeout = Self.engineTimeout(urlRequest.timeoutInterval)

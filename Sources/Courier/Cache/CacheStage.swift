@@ -1,0 +1,225 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A provider's ``HTTPCache`` in the transport's place: it answers from storage, validates, or
+/// sends to the engine below it and stores the answer (RFC 9111 §4).
+struct CacheStage: Transport {
+    let cache: HTTPCache
+    let engine: any Transport
+
+    /// The engine's, and the cache policy, which the cache honours itself.
+    var capabilities: TransportCapabilities { engine.capabilities.union(.cachePolicy) }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard request.method == "GET", !request.writesToFile, let url = request.urlRequest.url else {
+            let response = try await engine.send(engineRequest(request))
+            invalidateAfterUnsafe(request, status: response.statusCode, fields: response.headerFields)
+            return response
+        }
+        let fields = request.headerFields
+        let asked = CacheRequest(request.urlRequest, fields: fields)
+        let lookup = Lookup(request: request, url: url, key: HTTPCache.key(url), fields: fields, asked: asked)
+        guard !asked.bypasses, !asked.noStore else {
+            if asked.bypasses, !asked.noStore, let answer = answerConditional(lookup) { return answer }
+            var response = try await engine.send(engineRequest(request))
+            response.cacheOutcome = .miss
+            return response
+        }
+        return try await answer(lookup)
+    }
+
+    /// A stream or a download goes to the engine; an unsafe one still invalidates.
+    func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        let response = try await engine.stream(engineRequest(request))
+        invalidateAfterUnsafe(request, status: response.statusCode, fields: response.headerFields)
+        return response
+    }
+
+    /// One GET's view of the cache.
+    struct Lookup {
+        let request: TransportRequest
+        let url: URL
+        let key: String
+        let fields: HeaderFields
+        let asked: CacheRequest
+    }
+
+    /// §4: a stored response if the request allows it, else a validation, else the network.
+    private func answer(_ lookup: Lookup) async throws -> TransportResponse {
+        guard let stored = cache.variant(for: lookup.key, fields: lookup.fields) else {
+            return lookup.asked.onlyIfCached ? unsatisfiable(lookup.url) : try await fetch(lookup, joining: true)
+        }
+        let freshness = CacheFreshness(stored, now: cache.now(), heuristicFraction: cache.heuristicFraction)
+        switch lookup.asked.allows(freshness) {
+        case .fresh: return served(stored, freshness, .fresh)
+        case .stale: return served(stored, freshness, .stale(.maxStale))
+        case .no: break
+        }
+        if lookup.asked.onlyIfCached { return unsatisfiable(lookup.url) }
+        if !lookup.asked.noCache, !freshness.forbidsStale,
+            let window = freshness.directives.seconds("stale-while-revalidate"),
+            freshness.staleness <= TimeInterval(window.value(invalid: -1))
+        {
+            revalidateInBackground(lookup, stored)
+            return served(stored, freshness, .stale(.whileRevalidating))
+        }
+        return try await validate(lookup, stored, freshness)
+    }
+
+    /// Sends a conditional request for `stored`; a 304 freshens and serves it.
+    private func validate(_ lookup: Lookup, _ stored: CachedResponse, _ freshness: CacheFreshness) async throws
+        -> TransportResponse
+    {
+        let storedFields = stored.fields
+        let etag = storedFields["ETag"]
+        let modified = storedFields["Last-Modified"]
+        guard etag != nil || modified != nil else { return try await fetch(lookup, joining: true) }
+        var conditional = engineRequest(lookup.request)
+        if let etag { conditional.urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let modified { conditional.urlRequest.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
+        let sent = cache.now()
+        let response: TransportResponse
+        do {
+            response = try await engine.send(conditional)
+        } catch {
+            guard !Task.isCancelled, lookup.asked.allowsOnError(freshness) else { throw error }
+            return served(stored, freshness, .stale(.ifError))
+        }
+        if response.statusCode == 304 {
+            let updated = CacheEntries.freshened(stored, by: response.headerFields, sent: sent, received: cache.now())
+            cache.store(updated, key: lookup.key, fields: lookup.fields)
+            let now = CacheFreshness(updated, now: cache.now(), heuristicFraction: cache.heuristicFraction)
+            return served(updated, now, .revalidated(notModified: response.headerFields))
+        }
+        if [500, 502, 503, 504].contains(response.statusCode), lookup.asked.allowsOnError(freshness) {
+            return served(stored, freshness, .stale(.ifError))
+        }
+        return keep(response, lookup, sent: sent)
+    }
+
+    /// The network's answer for a miss. Concurrent misses for one key send once: the first
+    /// sends in a task of its own (so that its caller's cancellation does not end it), the
+    /// others wait for it and take what it stored.
+    private func fetch(_ lookup: Lookup, joining: Bool) async throws -> TransportResponse {
+        let engine = engine
+        let request = engineRequest(lookup.request)
+        let (task, isLeader) = cache.fills.withLock { fills -> (Task<Fill, any Error>, Bool) in
+            if joining, let running = fills[lookup.key] { return (running, false) }
+            let sent = cache.now()
+            let task = Task { [self] in
+                defer { _ = cache.fills.withLock { $0.removeValue(forKey: lookup.key) } }
+                let response = try await engine.send(request)
+                return Fill(response: keep(response, lookup, sent: sent), startedAt: sent)
+            }
+            if joining { fills[lookup.key] = task }
+            return (task, true)
+        }
+        if isLeader { return try await SharedTask.value(of: task).response }
+        let fill: Fill
+        do {
+            fill = try await SharedTask.value(of: task)
+        } catch {
+            if Task.isCancelled { throw error }
+            return try await fetch(lookup, joining: false)
+        }
+        guard let stored = cache.variant(for: lookup.key, fields: lookup.fields), stored.requestDate >= fill.startedAt
+        else { return try await fetch(lookup, joining: false) }
+        let freshness = CacheFreshness(stored, now: cache.now(), heuristicFraction: cache.heuristicFraction)
+        return served(stored, freshness, .shared)
+    }
+
+    /// A fill's answer, and when it was sent.
+    struct Fill: Sendable {
+        let response: TransportResponse
+        let startedAt: Date
+    }
+
+    /// Stores `response` when it may be, and returns it marked as a miss.
+    private func keep(_ response: TransportResponse, _ lookup: Lookup, sent: Date) -> TransportResponse {
+        var response = response
+        response.cacheOutcome = .miss
+        let finalURL = response.response?.url ?? lookup.url
+        guard HTTPCache.key(finalURL) == lookup.key,
+            let entry = CacheEntries.storable(response, for: lookup, sent: sent, received: cache.now())
+        else { return response }
+        cache.store(entry, key: lookup.key, fields: lookup.fields)
+        // A response that aged on its way (an Age from upstream, or a slow answer) says so.
+        let freshness = CacheFreshness(entry, now: cache.now(), heuristicFraction: cache.heuristicFraction)
+        if freshness.currentAge >= 1 {
+            var fields = response.headerFields
+            fields.removeAll(named: "Age")
+            fields.append(name: "Age", value: freshness.ageField)
+            var aged = TransportResponse(
+                statusCode: response.statusCode, headerFields: fields, url: finalURL, data: response.data)
+            aged.cacheOutcome = .miss
+            aged.resends = response.resends
+            return aged
+        }
+        return response
+    }
+
+    /// Validates in a task of its own, once per key at a time, for `stale-while-revalidate`.
+    private func revalidateInBackground(_ lookup: Lookup, _ stored: CachedResponse) {
+        let backgroundKey = "revalidate " + lookup.key
+        var request = lookup.request
+        request.progress = nil
+        let background = Lookup(
+            request: request, url: lookup.url, key: lookup.key, fields: lookup.fields, asked: lookup.asked)
+        cache.fills.withLock { fills in
+            guard fills[backgroundKey] == nil else { return }
+            fills[backgroundKey] = Task { [self] in
+                defer { _ = cache.fills.withLock { $0.removeValue(forKey: backgroundKey) } }
+                let freshness = CacheFreshness(stored, now: cache.now(), heuristicFraction: 0)
+                return Fill(response: try await validate(background, stored, freshness), startedAt: cache.now())
+            }
+        }
+    }
+
+    /// `stored` as an answer, with its current `Age`.
+    private func served(_ stored: CachedResponse, _ freshness: CacheFreshness, _ outcome: CacheOutcome)
+        -> TransportResponse
+    {
+        var fields = stored.fields
+        fields.removeAll(named: "Age")
+        fields.append(name: "Age", value: freshness.ageField)
+        var response = TransportResponse(
+            statusCode: stored.statusCode, headerFields: fields, url: stored.url, data: stored.body)
+        response.cacheOutcome = outcome
+        return response
+    }
+
+    /// `only-if-cached` with nothing usable: the cache's own 504.
+    private func unsatisfiable(_ url: URL) -> TransportResponse {
+        var response = TransportResponse(statusCode: 504, headerFields: HeaderFields(), url: url, data: Data())
+        response.cacheOutcome = .unsatisfiable
+        return response
+    }
+
+    /// The request as the engine gets it: with the engine's own cache off when it has one.
+    private func engineRequest(_ request: TransportRequest) -> TransportRequest {
+        let policy: URLRequest.CachePolicy =
+            engine.capabilities.contains(.cachePolicy) ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
+        guard request.urlRequest.cachePolicy != policy else { return request }
+        var request = request
+        request.urlRequest.cachePolicy = policy
+        return request
+    }
+
+    /// §4.4: a non-error answer to an unsafe method removes what is stored for its URL and for
+    /// same-origin `Location` and `Content-Location`.
+    private func invalidateAfterUnsafe(_ request: TransportRequest, status: Int, fields: HeaderFields) {
+        guard !["GET", "HEAD", "OPTIONS", "TRACE"].contains(request.method), (200..<400).contains(status),
+            let url = request.urlRequest.url
+        else { return }
+        cache.invalidate(url)
+        for name in ["Location", "Content-Location"] {
+            guard let value = fields[name], let target = URL(string: value, relativeTo: url)?.absoluteURL,
+                Origin(target) == Origin(url)
+            else { continue }
+            cache.invalidate(target)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A private HTTP cache by RFC 9111, kept above the engine: the same on URLSession,
+/// AsyncHTTPClient or any transport, and visible to the pipeline.
+///
+/// Off by default; one line turns it on:
+/// ```swift
+/// let provider = Provider<MyAPI>(cache: HTTPCache())
+/// ```
+/// A cached answer takes the transport's place in an attempt: `prepare`, `willSend`, `adapt`
+/// and `willTransmit` run first, validation and every later hook run after, and
+/// ``Response/cacheOutcome`` says what the cache did. The engine's own cache is off for requests
+/// that go through it, so nothing is cached twice.
+///
+/// What it stores: answers to GET with a final status other than 206, without `no-store` (in the
+/// request or the response) or `Vary: *`, that have explicit freshness (`max-age`, `Expires`),
+/// `public` or `private`, or a status cacheable by default (200, 203, 204, 300, 301, 308, 404,
+/// 405, 410, 414, 501). Requests with their own conditionals or a `Range` pass through; streamed
+/// requests and downloads are not cached; a successful unsafe request (POST, PUT, DELETE…) removes
+/// the stored answers for its URL and for same-origin `Location` and `Content-Location`.
+///
+/// A provider's cache holds answers to requests with `Authorization`: give every signed-in
+/// user's providers their own cache (a cache is shared only when you pass one instance to
+/// several providers). See <doc:CachingAndCookies>.
+public final class HTTPCache: Sendable {
+    /// Where the responses are kept.
+    public let storage: any HTTPCacheStorage
+    /// The share of the time since `Last-Modified` a response without explicit freshness stays
+    /// fresh (RFC 9111 §4.2.2's "typical" 10 %).
+    public let heuristicFraction: Double
+    let now: @Sendable () -> Date
+    /// The fetches in flight by key, which concurrent misses join.
+    let fills = Locked<[String: Task<CacheStage.Fill, any Error>]>([:])
+
+    /// Creates a cache.
+    /// - Parameters:
+    ///   - storage: Where responses are kept; 10 MiB in memory by default.
+    ///   - heuristicFraction: The heuristic freshness share; 0.1 by default, 0 to turn it off.
+    ///   - now: The clock; the system's by default (tests pass one they control).
+    public init(
+        storage: any HTTPCacheStorage = MemoryCacheStorage(), heuristicFraction: Double = 0.1,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.storage = storage
+        self.heuristicFraction = heuristicFraction
+        self.now = now
+    }
+
+    /// Removes every stored response.
+    public func removeAll() {
+        storage.removeAll()
+    }
+
+    /// Waits until the fetches and background validations in flight now have ended: for tests
+    /// that check what a `stale-while-revalidate` validation stored.
+    public func waitForPendingWork() async {
+        for task in fills.withLock({ Array($0.values) }) { _ = await task.result }
+    }
+
+    /// The primary key of a request for `url`: the method and the URL without its fragment.
+    static func key(_ url: URL) -> String {
+        var text = url.absoluteString
+        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
+        return "GET " + text
+    }
+
+    /// The stored variant whose `Vary` fields match `fields`, the most recent first.
+    func variant(for key: String, fields: HeaderFields) -> CachedResponse? {
+        storage.responses(forKey: key).filter { Self.matches($0, fields) }.max { $0.responseDate < $1.responseDate }
+    }
+
+    /// §4.1: every field `Vary` names has the same value in the request (absent matches absent);
+    /// `Vary: *` never matches.
+    static func matches(_ stored: CachedResponse, _ fields: HeaderFields) -> Bool {
+        let names = varyNames(stored.fields)
+        guard !names.contains("*") else { return false }
+        return names.allSatisfy { normalized(fields, $0) == stored.varyValues[$0] }
+    }
+
+    /// The lower-case field names of a response's `Vary`.
+    static func varyNames(_ fields: HeaderFields) -> [String] {
+        fields.values(for: "Vary").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// A request field's values, joined and with spaces around commas removed, for comparison.
+    static func normalized(_ fields: HeaderFields, _ name: String) -> String? {
+        let values = fields.values(for: name)
+        guard !values.isEmpty else { return nil }
+        return values.joined(separator: ",").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
+    }
+
+    /// Stores `response` as the variant for `fields`, replacing the one it matches.
+    func store(_ response: CachedResponse, key: String, fields: HeaderFields) {
+        var variants = storage.responses(forKey: key).filter { !Self.matches($0, fields) }
+        variants.append(response)
+        storage.store(variants, forKey: key)
+    }
+
+    /// Removes the stored responses for `url`.
+    func invalidate(_ url: URL) {
+        storage.store([], forKey: Self.key(url))
+    }
+}

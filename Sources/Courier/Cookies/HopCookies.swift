@@ -1,0 +1,42 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A provider's cookie jar as one request's hops use it: the provider adds the jar's cookies to
+/// the first hop; ``RedirectingTransport`` stores each redirect's `Set-Cookie` and gives each
+/// next hop the cookies of its own URL.
+struct HopCookies: Sendable {
+    /// The jar.
+    let jar: CookieJar
+    /// The `Cookie` field the request had before the jar's cookies were added (the caller's own).
+    let callerCookie: String?
+
+    /// `request` with the caller's `Cookie` field and the jar's cookies for its URL.
+    /// - Parameters:
+    ///   - request: The request of a hop.
+    ///   - keepsCallerCookie: Whether the caller's own field goes along (a redirect to another
+    ///     origin drops it).
+    static func attaching(
+        _ jar: CookieJar, to request: URLRequest, callerCookie: String?, keepsCallerCookie: Bool = true
+    ) -> URLRequest {
+        var request = request
+        let parts = [keepsCallerCookie ? callerCookie : nil, request.url.flatMap(jar.headerValue(for:))].compactMap {
+            $0
+        }
+        let value = parts.isEmpty ? nil : parts.joined(separator: "; ")
+        if request.value(forHTTPHeaderField: "Cookie") != value {
+            request.setValue(value, forHTTPHeaderField: "Cookie")
+        }
+        return request
+    }
+
+    /// The next hop after a redirect: its `Set-Cookie` stored, and the cookies for `next`'s URL
+    /// (the caller's own only if the redirect policy kept the field).
+    func nextHop(after redirect: HTTPURLResponse, fields: HeaderFields, _ next: URLRequest) -> URLRequest {
+        if let url = redirect.url { jar.store(from: fields, url: url) }
+        let kept = next.value(forHTTPHeaderField: "Cookie") != nil
+        return Self.attaching(jar, to: next, callerCookie: callerCookie, keepsCallerCookie: kept)
+    }
+}
