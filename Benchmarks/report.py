@@ -20,6 +20,7 @@ plan = [
     ("stub", "us_per_request", "pipeline", None, "pipeline alone, no decoding", "µs"),
     ("cache-hit", "us_per_request", "memory", "pipeline", "≤ 1.5× the stub pipeline (a fresh hit, no network)", "µs"),
     ("cache-hit", "us_per_request", "disk", "pipeline", "reported (a fresh hit from the disk store)", "µs"),
+    ("cache-revalidate", "requests_per_second", "revalidate", "network", "reported (304 round trips ÷ full GETs)", "req/s"),
     ("sequential", "requests_per_second", "courier", "raw", "≥ 0.97× raw on Courier's configuration", "req/s"),
     ("sequential", "cpu_us_per_request", "courier", "raw", "≤ 1.05× raw", "µs"),
     ("sequential", "requests_per_second", "courier", "raw-default", "raw on .default (URL cache) for reference", "req/s"),

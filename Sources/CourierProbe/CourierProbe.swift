@@ -5,6 +5,10 @@ import Foundation
 /// survive what the request might do to its process: `courier-probe <url>` prints
 /// `success <status>` or `failure <stage> <transport kind>`.
 ///
+/// `courier-probe disk-writer <folder> <byte> <rounds>` writes 64 KiB entries filled with `byte`
+/// under ten keys of a `DiskCacheStorage` in `folder`, round after round, printing `ready` after
+/// the first: a second process for the disk store's tests (two writers, a writer killed).
+///
 /// It exists because on Linux toolchains up to 6.3.1 a server that closes the connection in the
 /// middle of the response headers makes FoundationNetworking stop the process with a fatal error
 /// (swift-corelibs-foundation #5285), which nothing in the process can catch.
@@ -21,6 +25,11 @@ struct CourierProbe {
     }
 
     static func main() async {
+        if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "disk-writer" {
+            return writeEntries(
+                folder: URL(fileURLWithPath: CommandLine.arguments[2]), byte: UInt8(CommandLine.arguments[3]) ?? 0,
+                rounds: Int(CommandLine.arguments[4]) ?? 1)
+        }
         guard CommandLine.arguments.count == 2, let url = URL(string: CommandLine.arguments[1]) else {
             print("usage: courier-probe <url>")
             exit(2)
@@ -32,5 +41,26 @@ struct CourierProbe {
             let kind = (error.underlyingError as? TransportFailure)?.kind.rawValue ?? "-"
             print("failure \(error.stage.rawValue) \(kind)")
         }
+    }
+
+    /// The disk writer: `rounds` rounds of ten 64 KiB entries.
+    static func writeEntries(folder: URL, byte: UInt8, rounds: Int) {
+        guard let storage = try? DiskCacheStorage(directory: folder, maximumBytes: 100_000_000) else {
+            print("cannot open \(folder.path)")
+            exit(1)
+        }
+        for round in 0..<rounds {
+            for key in 0..<10 {
+                let entry = CachedResponse(
+                    url: URL(string: "https://probe.test/\(key)")!, statusCode: 200,
+                    headerFields: [.init(name: "X-Writer", value: String(byte))],
+                    body: Data(repeating: byte, count: 65_536),
+                    requestDate: Date(), responseDate: Date(), varyValues: [:])
+                storage.store([entry], forKey: "key \(key)")
+            }
+            // Written straight to the pipe: print's buffer would hold it until exit.
+            if round == 0 { FileHandle.standardOutput.write(Data("ready\n".utf8)) }
+        }
+        FileHandle.standardOutput.write(Data("done\n".utf8))
     }
 }

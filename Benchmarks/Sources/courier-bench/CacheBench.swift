@@ -40,4 +40,35 @@ enum CacheBench {
         for _ in 0..<count { _ = try await provider.request(StubTarget()) }
         return ["us_per_request": (now() - start) / Double(count) * 1e6]
     }
+
+    /// A revalidation round trip against the server (a `no-cache` request answered 304, the
+    /// stored body served: `revalidate`) next to the same GET without a cache (`network`); requests
+    /// per second, one at a time.
+    static func revalidation(_ variant: String, _ baseURL: URL, count: Int) async throws -> [String: Double] {
+        let cache: HTTPCache? = variant == "revalidate" ? HTTPCache() : nil
+        guard variant == "revalidate" || variant == "network" else {
+            throw BenchError.unknown("cache-revalidate", variant)
+        }
+        let provider = Provider<RevalidatedTarget>(transport: URLSessionTransport(), cache: cache)
+        let target = RevalidatedTarget(baseURL: baseURL)
+        for _ in 0..<100 { _ = try await provider.request(target) }
+        if cache != nil {
+            guard case .revalidated? = try await provider.request(target).cacheOutcome else {
+                throw BenchError.failed("the server did not answer 304")
+            }
+        }
+        let start = now()
+        for _ in 0..<count { _ = try await provider.request(target) }
+        return ["requests_per_second": Double(count) / (now() - start)]
+    }
+}
+
+/// The small JSON file, asked for with `Cache-Control: no-cache` (validated every time).
+struct RevalidatedTarget: TargetType {
+    let baseURL: URL
+    var path: String { "/small.json" }
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { ["Cache-Control": "no-cache"] }
+    var validationType: ValidationType { .successCodes }
 }

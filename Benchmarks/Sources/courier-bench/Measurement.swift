@@ -24,6 +24,8 @@ enum Measurement {
         case ("stub", "pipeline"): figures = try await StubBench.pipelineOnly(count: count ?? 20_000)
         case ("stub", "decode"): figures = try StubBench.decodeOnly(count: count ?? 20_000)
         case ("cache-hit", _): figures = try await CacheBench.run(variant, count: count ?? 20_000)
+        case ("cache-revalidate", _):
+            figures = try await CacheBench.revalidation(variant, baseURL, count: count ?? 2_000)
         case ("sequential", _): figures = try await HTTPBench.sequential(variant, baseURL, count: count ?? 2_000)
         case ("sequential-1mib", _):
             figures = try await HTTPBench.sequentialMebibyte(variant, baseURL, count: count ?? 200)

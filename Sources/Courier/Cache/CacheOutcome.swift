@@ -44,3 +44,17 @@ public enum CacheOutcome: Sendable, Hashable {
         }
     }
 }
+
+/// A cache outcome behind one pointer: responses and metrics, copied many times per request,
+/// carry a nil pointer when there is no cache instead of a payload enum.
+final class CacheRecord: Sendable, Hashable {
+    let outcome: CacheOutcome
+
+    init(_ outcome: CacheOutcome) {
+        self.outcome = outcome
+    }
+
+    static func == (first: CacheRecord, second: CacheRecord) -> Bool { first.outcome == second.outcome }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(outcome) }
+}

@@ -7,11 +7,17 @@ import Foundation
 /// A provider's cookie jar as one request's hops use it: the provider adds the jar's cookies to
 /// the first hop; ``RedirectingTransport`` stores each redirect's `Set-Cookie` and gives each
 /// next hop the cookies of its own URL.
-struct HopCookies: Sendable {
+final class HopCookies: Sendable {
     /// The jar.
     let jar: CookieJar
     /// The `Cookie` field the request had before the jar's cookies were added (the caller's own).
     let callerCookie: String?
+
+    /// A class, so that a request without a jar carries one nil pointer.
+    init(jar: CookieJar, callerCookie: String?) {
+        self.jar = jar
+        self.callerCookie = callerCookie
+    }
 
     /// `request` with the caller's `Cookie` field and the jar's cookies for its URL.
     /// - Parameters:

@@ -47,7 +47,9 @@ public struct AttemptMetrics: Sendable, Equatable {
     public internal(set) var transportResends = 0
     /// What the provider's ``HTTPCache`` did for this attempt, or `nil` without a cache (or for
     /// a request that did not go through it).
-    public internal(set) var cacheOutcome: CacheOutcome?
+    public var cacheOutcome: CacheOutcome? { cacheRecord?.outcome }
+    /// Where ``cacheOutcome`` is kept.
+    var cacheRecord: CacheRecord?
 
     /// Creates attempt metrics.
     /// - Parameters:

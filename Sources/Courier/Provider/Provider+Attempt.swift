@@ -78,7 +78,7 @@ extension Provider {
             statusCode: response?.statusCode, bytesSent: sent.map { Int(setup.body.size(inline: $0)) } ?? 0,
             bytesReceived: response?.data.count ?? 0, failure: failure)
         metrics.transportResends = response?.transportResends ?? 0
-        metrics.cacheOutcome = response?.cacheOutcome
+        metrics.cacheRecord = response?.cacheRecord
         return (outcome, metrics)
     }
 
@@ -183,7 +183,7 @@ extension Provider {
             fileURL: fileURL,
             headerFields: received.receivedFields)
         response.transportResends = received.resends
-        response.cacheOutcome = received.cacheOutcome
+        response.cacheRecord = received.cacheRecord
         guard accepted else { return .failure(AttemptFailure(error: .statusCode(response), request: request)) }
         return .success(response)
     }

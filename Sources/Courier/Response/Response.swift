@@ -39,7 +39,9 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     /// What the provider's ``HTTPCache`` did for this response: a fresh, revalidated, stale or
     /// shared hit, or a miss; `nil` when the provider has no cache or the request did not go
     /// through it.
-    public internal(set) var cacheOutcome: CacheOutcome?
+    public var cacheOutcome: CacheOutcome? { cacheRecord?.outcome }
+    /// Where ``cacheOutcome`` is kept.
+    var cacheRecord: CacheRecord?
 
     /// Creates a response.
     /// - Parameters:

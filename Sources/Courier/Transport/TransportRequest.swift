@@ -43,7 +43,13 @@ public struct TransportRequest: Sendable {
     /// other fails with ``TransportFailure/Kind/connectionLost`` for the retrier to decide. By
     /// default from the method (`GET`, `HEAD`, `OPTIONS`, `TRACE`, `PUT`, `DELETE`); the provider
     /// sets it from the target's ``TargetType/idempotency``.
-    public var isIdempotent: Bool
+    public var isIdempotent: Bool {
+        get { declaredIdempotent ?? Idempotency.byMethod.allowsResending(urlRequest) }
+        set { declaredIdempotent = newValue }
+    }
+    /// What the provider declared, or `nil` for the method's rule (read only when a resend is
+    /// considered: reading the method costs a string comparison on Linux).
+    private var declaredIdempotent: Bool?
 
     /// The request's method, for an engine that does not speak `URLRequest`.
     public var method: String { urlRequest.httpMethod ?? "GET" }
@@ -102,7 +108,6 @@ public struct TransportRequest: Sendable {
         self.writesToFile = writesToFile
         self.progress = progress
         self.timeout = timeout
-        self.isIdempotent = Idempotency.byMethod.allowsResending(urlRequest)
     }
 }
 

@@ -32,7 +32,12 @@ public struct TransportResponse: Sendable {
     public var resends = 0
     /// What the provider's cache did, when the answer came through it (set by the cache, never
     /// by an engine).
-    var cacheOutcome: CacheOutcome?
+    var cacheOutcome: CacheOutcome? {
+        get { cacheRecord?.outcome }
+        set { cacheRecord = newValue.map(CacheRecord.init) }
+    }
+    /// Where ``cacheOutcome`` is kept.
+    var cacheRecord: CacheRecord?
 
     /// Creates a transport response from an HTTP response.
     /// - Parameters:

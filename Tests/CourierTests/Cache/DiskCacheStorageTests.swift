@@ -62,7 +62,7 @@ struct DiskCacheStorageTests {
         await withTaskGroup(of: Void.self) { group in
             for (offset, storage) in [first, second].enumerated() {
                 group.addTask {
-                    for round in 0..<200 {
+                    for round in 0..<100 {
                         storage.store([response(round * 2 + offset, bytes: 4_000)], forKey: "key \(round % 10)")
                     }
                 }
@@ -76,18 +76,18 @@ struct DiskCacheStorageTests {
         }
     }
 
-    @Test("2,000 distinct keys stay within the byte bound, the most recent kept")
+    @Test("400 distinct keys stay within the byte bound, the most recent kept")
     func bound() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let storage = try DiskCacheStorage(directory: folder, maximumBytes: 200_000)
-        for index in 0..<2_000 { storage.store([response(index, bytes: 500)], forKey: "key \(index)") }
+        let storage = try DiskCacheStorage(directory: folder, maximumBytes: 40_000)
+        for index in 0..<400 { storage.store([response(index, bytes: 500)], forKey: "key \(index)") }
         let onDisk = try entryFiles().reduce(0) { total, name in
             total
                 + ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.size]
                 as? NSNumber ?? 0).intValue
         }
-        #expect(onDisk <= 200_000)
-        #expect(storage.responses(forKey: "key 1999").count == 1)
+        #expect(onDisk <= 40_000)
+        #expect(storage.responses(forKey: "key 399").count == 1)
         #expect(storage.responses(forKey: "key 0").isEmpty)
     }
 }
