@@ -63,10 +63,11 @@ enum CacheBench {
     }
 }
 
-/// The small JSON file, asked for with `Cache-Control: no-cache` (validated every time).
+/// The small JSON file, storable (answered with `no-cache`, not the other files' `no-store`),
+/// asked for with `Cache-Control: no-cache`: validated every time.
 struct RevalidatedTarget: TargetType {
     let baseURL: URL
-    var path: String { "/small.json" }
+    var path: String { "/cacheable.json" }
     var method: HTTPMethod { .get }
     var task: HTTPTask { .requestPlain }
     var headers: [String: String]? { ["Cache-Control": "no-cache"] }
