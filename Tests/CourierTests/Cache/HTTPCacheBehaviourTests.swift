@@ -98,6 +98,38 @@ struct HTTPCacheBehaviourTests {
         #expect(try await provider.request(Item(baseURL: server.baseURL)).statusCode == 503)
     }
 
+    @Test("server down within stale-if-error: the stored answer, no retry; back up: revalidated with a 304")
+    func serverKilledAndRestarted() async throws {
+        let origin = Origin()
+        origin.reply.withLock {
+            $0 = ServerReply(
+                headers: ["ETag": "\"a\"", "Cache-Control": "max-age=2, stale-if-error=60"], body: Data("v1".utf8))
+        }
+        let server = try LoopbackServer { origin.answer($0) }
+        let recorder = CallRecorder()
+        let provider = Provider<Item>(
+            transport: URLSessionTransport(),
+            interceptor: RecordingInterceptor(recorder: recorder, retry: { _, _ in .retry }),
+            cache: HTTPCache(now: clock.reading))
+        _ = try await provider.request(Item(baseURL: server.baseURL))
+        clock.advance(5)
+        server.stop()
+
+        let down = try await provider.request(Item(baseURL: server.baseURL))
+        #expect(down.cacheOutcome == .stale(.ifError))
+        #expect(String(decoding: down.data, as: UTF8.self) == "v1")
+        #expect(!recorder.events.contains { if case .retry = $0 { true } else { false } })
+
+        origin.reply.withLock {
+            $0 = ServerReply(status: 304, headers: ["ETag": "\"a\"", "Cache-Control": "max-age=2"])
+        }
+        let back = try LoopbackServer(port: server.port) { origin.answer($0) }
+        defer { back.stop() }
+        let up = try await provider.request(Item(baseURL: back.baseURL))
+        #expect(up.cacheOutcome.map { if case .revalidated = $0 { true } else { false } } == true)
+        #expect(String(decoding: up.data, as: UTF8.self) == "v1")
+    }
+
     @Test("cachePolicy maps onto the cache on every engine: only-if-cached, any age, reload")
     func cachePolicies() async throws {
         let (origin, server, provider, _) = try setUp()
