@@ -351,6 +351,59 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     _ = transport
 }
 
+// ConcurrencyLimit.swift#1
+@Sendable func concurrencyLimitExample1() async throws {
+    let policy = ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 8, queueLimit: 64))
+    _ = policy
+}
+
+// Hedging.swift#1
+@Sendable func hedgingExample1() async throws {
+    let policy = ResiliencePolicy(hedging: Hedging(delay: .percentile(0.95, atLeast: 0.05)))
+    _ = policy
+}
+
+// RateLimit.swift#1
+@Sendable func rateLimitExample1() async throws {
+    // "5 requests per 10 seconds", waiting up to 10 s for a turn
+    let limit = RateLimit(permits: 5, interval: 10, maximumWait: 10)
+    _ = limit
+}
+
+// ResilienceError.swift#1
+@Sendable func resilienceErrorExample1() async throws {
+    do {
+        _ = try await provider.request(.zen)
+    } catch .transport(let refusal as ResilienceError, _) {
+        if case .circuitOpen(let retryAfter) = refusal { print("offline; trying again in \(retryAfter) s") }
+    } catch {
+        print(error)
+    }
+}
+
+// ResiliencePolicy.swift#1
+@Sendable func resiliencePolicyExample1() async throws {
+    let provider = Provider<GitHub>(interceptor: .retryPolicy, resilience: .standard)
+    _ = provider
+}
+
+// ResiliencePolicy.swift#2
+enum SearchPolicies {
+    case query, suggestions
+var resilience: ResiliencePolicy? {
+    switch self {
+    case .suggestions: ResiliencePolicy.standard.with(hedging: Hedging(delay: .fixed(0.2)))
+    default: nil   // the provider's
+    }
+}
+}
+
+// RetryBudget.swift#1
+@Sendable func retryBudgetExample1() async throws {
+    let budget = RetryBudget(ratio: 0.1, minimumPerSecond: 1)
+    _ = budget
+}
+
 // Response+Mapping.swift#1
 @Sendable func responseMappingExample1() async throws {
     let response = sampleResponse
@@ -466,6 +519,14 @@ var sampleStream: SampleStream? {
 // StubBehavior.swift#1
 @Sendable func stubBehaviorExample1() async throws {
     let provider = Provider<GitHub>(stubClosure: Provider.immediatelyStub)
+    _ = provider
+}
+
+// ProviderClock.swift#1
+@Sendable func providerClockExample1() async throws {
+    let clock = TestClock()
+    let provider = Provider<API>(resilience: .standard, clock: clock)
+    _ = clock
     _ = provider
 }
 
@@ -676,6 +737,31 @@ struct ConformanceExample {
 func conforms(_ testCase: TransportConformance.Case) async throws {
     try await TransportConformance { MyTransport() }.check(testCase)
 }
+}
+
+// FaultInjectingTransport.swift#1
+@Sendable func faultInjectingTransportExample1() async throws {
+    let clock = TestClock()
+    let faults = FaultInjectingTransport(
+        clock: clock, seed: 7, latency: .fixed(0.02),
+        outages: [Outage(from: 1, to: 11, fault: .status(503))])
+    let provider = Provider<API>(transport: faults, interceptor: .retryPolicy, resilience: .standard, clock: clock)
+    _ = clock
+    _ = faults
+    _ = provider
+}
+
+// TestClock.swift#1
+@Sendable func testClockExample1() async throws {
+    let clock = TestClock()
+    let provider = Provider<API>(interceptor: .retryPolicy, resilience: .standard, clock: clock)
+    let call = Task { try await provider.request(.me) }
+    try await clock.waitForSleepers(1)   // the retry delay has started
+    clock.advance(by: 1)                 // and is over
+    _ = try await call.value
+    _ = clock
+    _ = provider
+    _ = call
 }
 
 // Provider+Result.swift#1

@@ -52,6 +52,8 @@ enum SymbolSamples {
                 "    case search(String), create(Item), zen",
             ], after: ["}"], fileScope: true),
         "CacheTestsTable.swift#1": Context(before: [#"let casesFile = URL(fileURLWithPath: "/tmp/cases.json")"#]),
+        "ResiliencePolicy.swift#2": Context(
+            before: ["enum SearchPolicies {", "    case query, suggestions"], after: ["}"], fileScope: true),
         "Idempotency.swift#1": Context(
             before: ["enum PaymentsAPI {", "    case pay, refunds"], after: ["}"], fileScope: true),
         "MultipartFormData+Stream.swift#1": Context(before: ["let form = MultipartFormData()"]),

@@ -9,6 +9,9 @@ public struct RequestContext: Sendable {
     /// The provider's identifier of the request: the same in every attempt, and the one
     /// plugins see in ``PreparedRequest/requestID`` and ``RequestMetrics/requestID``.
     public let requestID: RequestID
+    /// The provider's clock: a retrier reads the time from it (``RetryPolicy`` does, for
+    /// `Retry-After` dates), so that tests with a clock of their own control it.
+    public let clock: any ProviderClock
     /// What interceptors remember about this request across its attempts.
     let storage: RequestStorage
     /// The provider the request belongs to, for a refresh that sends through it.
@@ -21,19 +24,22 @@ public struct RequestContext: Sendable {
     ///   - attempt: The attempt number, starting at 1.
     ///   - response: The response of the failed attempt, if any.
     ///   - requestID: The request's identifier.
+    ///   - clock: The clock; the system's by default.
     public init(
-        target: any TargetType, attempt: Int, response: Response? = nil, requestID: RequestID = RequestID(sequence: 0)
+        target: any TargetType, attempt: Int, response: Response? = nil, requestID: RequestID = RequestID(sequence: 0),
+        clock: any ProviderClock = .system
     ) {
         self.init(
             target: target, attempt: attempt, response: response, requestID: requestID, storage: RequestStorage(),
-            sender: nil)
+            sender: nil, clock: clock)
     }
 
     /// Creates the context of one attempt of a request the provider runs.
     init(
         target: any TargetType, attempt: Int, response: Response?, requestID: RequestID, storage: RequestStorage,
-        sender: (any RequestSending)?
+        sender: (any RequestSending)?, clock: any ProviderClock = .system
     ) {
+        self.clock = clock
         self.target = target
         self.attempt = attempt
         self.response = response

@@ -15,10 +15,12 @@ import Foundation
 ///   transport failed with a code in ``retryableURLErrorCodes`` (connection lost, timed out,
 ///   cannot connect, DNS failure…).
 ///
-/// The delay before retry *n* (1, 2, …) is `exponentialBackoffScale × exponentialBackoffBase^(n-1)`
-/// (0.5 s, then 1 s by default), spread by ``jitter``. A `Retry-After` header (seconds or an HTTP
-/// date) replaces the computed delay when it is at most ``maximumRetryAfter``; when a server asks
-/// for longer, the request fails at once rather than waiting.
+/// The delay before retry *n* (1, 2, …) is at most `exponentialBackoffScale ×
+/// exponentialBackoffBase^(n-1)` (0.5 s, then 1 s by default), spread by ``jitter``: full jitter by
+/// default, a random delay between 0 and that, so that clients that failed together do not retry
+/// together. A `Retry-After` header (seconds or an HTTP date) replaces the computed delay when it
+/// is at most ``maximumRetryAfter``, plus a spread of up to a tenth of it (at most a second); when
+/// a server asks for longer, the request fails at once rather than waiting.
 ///
 /// Status codes reach a retrier only when the target's ``TargetType/validationType`` rejects them:
 /// with `.none`, a 503 is a success and nothing retries it.
@@ -82,7 +84,7 @@ public struct RetryPolicy: RequestInterceptor {
     ///   - retryLimit: How many retries at most.
     ///   - exponentialBackoffBase: The factor by which each delay grows.
     ///   - exponentialBackoffScale: The first delay, in seconds.
-    ///   - jitter: How delays are spread; none by default.
+    ///   - jitter: How delays are spread; ``Jitter/full`` by default.
     ///   - maximumRetryAfter: The longest `Retry-After` honoured, in seconds.
     ///   - retryableHTTPMethods: The methods that may be retried.
     ///   - retryableHTTPStatusCodes: The status codes that may be retried.
@@ -91,7 +93,7 @@ public struct RetryPolicy: RequestInterceptor {
         retryLimit: Int = RetryPolicy.defaultRetryLimit,
         exponentialBackoffBase: Double = RetryPolicy.defaultExponentialBackoffBase,
         exponentialBackoffScale: Double = RetryPolicy.defaultExponentialBackoffScale,
-        jitter: Jitter = .none,
+        jitter: Jitter = .full,
         maximumRetryAfter: TimeInterval = RetryPolicy.defaultMaximumRetryAfter,
         retryableHTTPMethods: Set<HTTPMethod> = RetryPolicy.defaultRetryableHTTPMethods,
         retryableHTTPStatusCodes: Set<Int> = RetryPolicy.defaultRetryableHTTPStatusCodes,
@@ -107,7 +109,8 @@ public struct RetryPolicy: RequestInterceptor {
         self.retryableURLErrorCodes = retryableURLErrorCodes
     }
 
-    /// Decides with ``decision(for:random:now:)``, using the system's random numbers and clock.
+    /// Decides with ``decision(for:random:now:)``, using the system's random numbers and the
+    /// provider's clock (``RequestContext/clock``).
     /// - Parameters:
     ///   - request: The attempt's request.
     ///   - error: The attempt's error.
@@ -119,7 +122,7 @@ public struct RetryPolicy: RequestInterceptor {
         decision(
             for: Attempt(
                 request: request, error: error, number: context.attempt, idempotency: context.target.idempotency),
-            random: .random(in: 0..<1), now: Date())
+            random: .random(in: 0..<1), now: context.clock.date())
     }
 
     /// What a ``RetryPolicy`` decides from: the failed attempt's request, error and number.
@@ -151,7 +154,7 @@ public struct RetryPolicy: RequestInterceptor {
     /// The policy's decision about a failed attempt: a pure function of its inputs.
     /// - Parameters:
     ///   - attempt: The failed attempt.
-    ///   - random: A number in `0..<1` that picks the jitter.
+    ///   - random: A number in `0..<1` that picks the jitter (and a `Retry-After`'s spread).
     ///   - now: The current time, for `Retry-After` dates.
     /// - Returns: `.retryWithDelay(seconds)` or `.doNotRetry`.
     public func decision(for attempt: Attempt, random: Double, now: Date) -> RetryResult {
@@ -159,7 +162,8 @@ public struct RetryPolicy: RequestInterceptor {
         if let header = attempt.error.response?.response?.value(forHTTPHeaderField: "Retry-After"),
             let asked = RetryAfter.delay(header, now: now)
         {
-            return asked <= maximumRetryAfter ? .retryWithDelay(asked) : .doNotRetry
+            guard asked <= maximumRetryAfter else { return .doNotRetry }
+            return .retryWithDelay(asked + min(1, asked / 10) * random)
         }
         return .retryWithDelay(delay(beforeRetry: attempt.number, random: random))
     }
@@ -214,7 +218,7 @@ extension RequestInterceptor where Self == RetryPolicy {
         retryLimit: Int = RetryPolicy.defaultRetryLimit,
         exponentialBackoffBase: Double = RetryPolicy.defaultExponentialBackoffBase,
         exponentialBackoffScale: Double = RetryPolicy.defaultExponentialBackoffScale,
-        jitter: RetryPolicy.Jitter = .none,
+        jitter: RetryPolicy.Jitter = .full,
         maximumRetryAfter: TimeInterval = RetryPolicy.defaultMaximumRetryAfter
     ) -> RetryPolicy {
         RetryPolicy(

@@ -50,6 +50,12 @@ public struct AttemptMetrics: Sendable, Equatable {
     public var cacheOutcome: CacheOutcome? { cacheRecord?.outcome }
     /// Where ``cacheOutcome`` is kept.
     var cacheRecord: CacheRecord?
+    /// What the request's ``ResiliencePolicy`` did to this attempt (waits, hedges, the circuit
+    /// breaker's transitions), or `nil` when no policy applies or a stored answer served it.
+    public internal(set) var resilience: ResilienceRecord?
+    /// Why no retry followed this attempt although the retrier asked for one (the retry budget,
+    /// the total timeout), or `nil`.
+    public internal(set) var retryRefusal: RetryRefusal?
 
     /// Creates attempt metrics.
     /// - Parameters:

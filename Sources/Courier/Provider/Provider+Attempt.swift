@@ -46,12 +46,14 @@ struct AttemptSetup: Sendable {
     /// What the interceptor remembers about the request across its attempts; made only for a
     /// provider with an interceptor (a storage is three allocations and a lock, per request).
     let storage: RequestStorage?
+    /// The resilience state of the request's scope, when a policy applies.
+    let scope: ScopeState?
 
     /// The interceptor's context for attempt `number`.
     func context(attempt number: Int, response: Response? = nil) -> RequestContext {
         RequestContext(
             target: target, attempt: number, response: response, requestID: requestID,
-            storage: storage ?? RequestStorage(), sender: sender)
+            storage: storage ?? RequestStorage(), sender: sender, clock: timeouts.clock)
     }
 }
 
@@ -62,7 +64,8 @@ extension Provider {
         _ number: Int, _ setup: AttemptSetup
     ) async -> (Result<Response, AttemptFailure>, AttemptMetrics) {
         let stopwatch = Stopwatch()
-        let outcome = await attempt(number, setup)
+        let notes = setup.scope == nil ? nil : ResilienceNotes()
+        let outcome = await attempt(number, setup, notes)
         let (response, sent, failure): (Response?, URLRequest?, CourierError.Stage?) =
             switch outcome {
             case .success(let response): (response, response.request, nil)
@@ -79,12 +82,15 @@ extension Provider {
             bytesReceived: response?.data.count ?? 0, failure: failure)
         metrics.transportResends = response?.transportResends ?? 0
         metrics.cacheRecord = response?.cacheRecord
+        metrics.resilience = notes?.snapshot
         return (outcome, metrics)
     }
 
     /// One attempt: prepare → willSend → adapt → willTransmit → transport → validation.
     @inline(__always)
-    private func attempt(_ attempt: Int, _ setup: AttemptSetup) async -> Result<Response, AttemptFailure> {
+    private func attempt(
+        _ attempt: Int, _ setup: AttemptSetup, _ notes: ResilienceNotes?
+    ) async -> Result<Response, AttemptFailure> {
         let target = setup.target
         var request = setup.base
         do {
@@ -129,6 +135,8 @@ extension Provider {
         if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
         if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }
         transportRequest.cookies = hopCookies
+        transportRequest.timeouts = setup.timeouts
+        transportRequest.resilienceNotes = notes
         do {
             if let streaming = setup.streaming {
                 // A stream's waits are bounded by the provider, never its whole body (StreamTimeouts).

@@ -67,18 +67,25 @@ extension Provider {
             var transport: any Transport =
                 stub == .never
                 ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
+            let policy = target.resilience ?? resilience
+            // The policies act on what reaches the engine, below the cache: a stored answer passes no gate.
+            var scope: ScopeState?
+            if let policy {
+                let state = resilienceStates.state(for: policy, url: request.url)
+                state.requestStarted(now: clock.now())
+                transport = ResilienceStage(scope: state, engine: transport, clock: clock)
+                scope = state
+            }
             // The cache answers in the transport's place, a stub's too (stubs swap only the transport).
             if let cache { transport = CacheStage(cache: cache, engine: transport) }
-            let timeouts = Timeouts(
-                attempt: endpoint.options.attemptLimit, deadline: endpoint.options.totalLimit.map(Deadline.init(after:))
-            )
+            let timeouts = timeouts(endpoint.options, policy)
             let setup = AttemptSetup(
                 requestID: id, target: target, validationType: target.validationType, base: request,
                 transport: transport, body: endpoint.task.transportBody,
                 destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts,
                 idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
                 streaming: streaming, cookieJar: cookieJar, sender: self,
-                storage: interceptor == nil ? nil : RequestStorage())
+                storage: interceptor == nil ? nil : RequestStorage(), scope: scope)
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):
             result = .failure(error)
@@ -90,6 +97,15 @@ extension Provider {
             plugin.didReceive(result, target: target, metrics: metrics)
         }
         return result
+    }
+
+    /// The attempt's and the request's limits: the target's, else the policy's, on the provider's clock.
+    @inline(__always)
+    private func timeouts(_ options: Endpoint.Options, _ policy: ResiliencePolicy?) -> Timeouts {
+        let total = options.totalLimit ?? policy?.totalTimeout
+        return Timeouts(
+            attempt: options.attemptLimit ?? policy?.attemptTimeout,
+            deadline: total.map { Deadline(after: $0, clock: clock) }, clock: clock)
     }
 
     @inline(__always)
@@ -124,7 +140,9 @@ extension Provider {
             case .retry:
                 metrics[metrics.count - 1].retryReason = setup.storage?.takeRetryReason() ?? .failure
                 number += 1
-            case .finish(let error): return .failure(error)
+            case .finish(let error, let refusal):
+                if let refusal { metrics[metrics.count - 1].retryRefusal = refusal }
+                return .failure(error)
             }
         }
     }
@@ -153,12 +171,12 @@ extension Provider {
 
     private enum Decision {
         case retry
-        case finish(CourierError)
+        case finish(CourierError, RetryRefusal? = nil)
     }
 
     /// Asks the retrier about a failed attempt and waits out any delay it asks for. A retry that
     /// could not finish within the request's deadline (it would start after it, or with less time
-    /// left than the failed attempt `took`) is not made.
+    /// left than the failed attempt `took`) is not made, nor one the scope's retry budget refuses.
     private func retryDecision(
         after failure: AttemptFailure, setup: AttemptSetup, attempt: Int, took: TimeInterval
     ) async -> Decision {
@@ -170,21 +188,24 @@ extension Provider {
         if case .stream(let stream) = setup.body, !stream.canBeSent, result.retries {
             return .finish(.underlying(TransferError.streamNotReplayable, failure.error.response))
         }
+        let delay: TimeInterval
         switch result {
-        case .retry:
-            return setup.timeouts.forbidsRetry(after: 0, previous: took) ? .finish(failure.error) : .retry
-        case .retryWithDelay(let seconds):
-            if setup.timeouts.forbidsRetry(after: seconds, previous: took) { return .finish(failure.error) }
-            do {
-                try await Delay.sleep(seconds: seconds)
-                return .retry
-            } catch {
-                return .finish(.cancelled)
-            }
-        case .doNotRetry:
-            return .finish(failure.error)
+        case .retry: delay = 0
+        case .retryWithDelay(let seconds): delay = seconds
+        case .doNotRetry: return .finish(failure.error)
         case .doNotRetryWithError(let error):
             return .finish(error as? CourierError ?? .underlying(error, failure.error.response))
+        }
+        if setup.timeouts.forbidsRetry(after: delay, previous: took) { return .finish(failure.error, .deadline) }
+        if let scope = setup.scope, !scope.allowsRetry(now: clock.now()) {
+            return .finish(failure.error, .retryBudget)
+        }
+        guard delay > 0 else { return .retry }
+        do {
+            try await clock.sleep(seconds: delay)
+            return .retry
+        } catch {
+            return .finish(.cancelled)
         }
     }
 

@@ -65,6 +65,14 @@ public final class Provider<Target: TargetType>: Sendable {
     public let cookieJar: CookieJar?
     /// The private HTTP cache that answers in the transport's place when it can, or `nil`.
     public let cache: HTTPCache?
+    /// The resilience policy of the requests whose target declares none
+    /// (``TargetType/resilience``), or `nil`.
+    public let resilience: ResiliencePolicy?
+    /// The clock that retry delays, the total timeout, `Retry-After` dates and the resilience
+    /// policies read: the system's unless a test gives its own.
+    public let clock: any ProviderClock
+    /// The state of the resilience policies, per scope.
+    let resilienceStates = ResilienceRegistry()
 
     let inflights = InflightRegistry()
     private let requestCount = Locked<UInt64>(0)
@@ -93,6 +101,9 @@ public final class Provider<Target: TargetType>: Sendable {
     ///   - cookieJar: Sends and stores cookies above the engine (see ``CookieJar``); none by
     ///     default, leaving cookies to the engine.
     ///   - cache: A private HTTP cache above the engine (see ``HTTPCache``); none by default.
+    ///   - resilience: The resilience policy of targets that declare none (see
+    ///     ``ResiliencePolicy``); none by default.
+    ///   - clock: The clock the provider reads; ``SystemClock`` by default.
     public init(
         endpointClosure: @escaping @Sendable (Target) -> Endpoint = Provider.defaultEndpointMapping,
         requestClosure: @escaping @Sendable (Endpoint) async throws -> URLRequest = Provider.defaultRequestMapping,
@@ -104,7 +115,9 @@ public final class Provider<Target: TargetType>: Sendable {
         trackInflights: Bool = false,
         streamingLimits: StreamingLimits = .standard,
         cookieJar: CookieJar? = nil,
-        cache: HTTPCache? = nil
+        cache: HTTPCache? = nil,
+        resilience: ResiliencePolicy? = nil,
+        clock: any ProviderClock = .system
     ) {
         self.endpointClosure = endpointClosure
         self.requestClosure = requestClosure
@@ -118,6 +131,8 @@ public final class Provider<Target: TargetType>: Sendable {
         self.streamingLimits = streamingLimits
         self.cookieJar = cookieJar
         self.cache = cache
+        self.resilience = resilience
+        self.clock = clock
     }
 
     /// Whether a request with this base request is in flight (with ``trackInflights``).

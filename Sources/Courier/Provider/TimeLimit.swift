@@ -8,27 +8,44 @@ package enum TimeLimit {
     /// Runs `operation` for at most `seconds`.
     /// - Parameters:
     ///   - seconds: The limit.
+    ///   - clock: The clock the limit is measured on; the system's by default.
     ///   - discard: Cleans up a result that arrives after the limit (a downloaded file, say).
     ///   - operation: The work; cancelled when time runs out or the caller is cancelled.
     /// - Returns: What `operation` returned in time.
     /// - Throws: What `operation` threw in time, or ``TransportFailure/Kind/timedOut``.
     package static func run<Value: Sendable>(
-        seconds: TimeInterval, discard: @escaping @Sendable (Value) -> Void,
+        seconds: TimeInterval, clock: (any ProviderClock)? = nil, discard: @escaping @Sendable (Value) -> Void,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let race = Race<Value>(discard: discard)
         let work = Task { race.finish(with: await Result(catching: operation)) }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.setEventHandler {
+        let expire: @Sendable () -> Void = {
             race.finish(with: .failure(TransportFailure(kind: .timedOut, underlyingError: URLError(.timedOut))))
             work.cancel()
         }
-        timer.schedule(deadline: .now() + min(max(seconds, 0), Delay.maximumSeconds))
-        defer { timer.cancel() }
+        let limit = min(max(seconds, 0), Delay.maximumSeconds)
+        // Another clock than the system's (a test's) is slept on; the system's needs no task.
+        var sleeper: Task<Void, Never>?
+        var timer: (any DispatchSourceTimer)?
+        if let clock, !(clock is SystemClock) {
+            sleeper = Task {
+                guard (try? await clock.sleep(seconds: limit)) != nil else { return }
+                expire()
+            }
+        } else {
+            let source = DispatchSource.makeTimerSource(queue: .global())
+            source.setEventHandler(handler: expire)
+            source.schedule(deadline: .now() + limit)
+            timer = source
+        }
+        defer {
+            timer?.cancel()
+            sleeper?.cancel()
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 race.start(continuation)
-                timer.resume()
+                timer?.resume()
             }
         } onCancel: {
             race.finish(with: .failure(CancellationError()))

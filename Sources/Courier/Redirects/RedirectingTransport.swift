@@ -79,7 +79,7 @@ public struct RedirectingTransport: Transport {
         _ request: TransportRequest, policy: RedirectPolicy, status: (Answer) -> Int,
         head: (Answer) -> HTTPURLResponse?, discard: (Answer) -> Void, hop: (TransportRequest) async throws -> Answer
     ) async throws -> Answer {
-        let deadline = request.timeout.map(Deadline.init(after:))
+        let deadline = request.timeout.map { Deadline(after: $0, clock: request.timeouts?.clock ?? .system) }
         var current = request
         for _ in 0...maximumRedirects {
             current.timeout = deadline.map { max(0.001, $0.remaining) }

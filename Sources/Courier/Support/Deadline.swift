@@ -1,19 +1,19 @@
 import Foundation
 
-/// A point in time on the monotonic clock, for the total timeout of a request.
+/// A point in time on the provider's clock, for the total timeout of a request.
 struct Deadline: Sendable {
-    private let uptimeNanoseconds: UInt64
+    private let instant: TimeInterval
+    private let clock: any ProviderClock
 
-    /// The deadline `seconds` from now (a negative or NaN value means now).
-    init(after seconds: TimeInterval) {
+    /// The deadline `seconds` from now on `clock` (a negative or NaN value means now).
+    init(after seconds: TimeInterval, clock: any ProviderClock = .system) {
         let clamped = seconds > 0 ? min(seconds, Delay.maximumSeconds) : 0
-        uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds + UInt64(clamped * 1_000_000_000)
+        self.clock = clock
+        instant = clock.now() + clamped
     }
 
     /// The seconds left; zero or less once it has passed.
-    var remaining: TimeInterval {
-        (Double(uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)) / 1_000_000_000
-    }
+    var remaining: TimeInterval { instant - clock.now() }
 }
 
 /// The time limits of one request's attempts.
@@ -22,6 +22,8 @@ struct Timeouts: Sendable {
     let attempt: TimeInterval?
     /// When the whole request must be over.
     let deadline: Deadline?
+    /// The provider's clock, which the limits are measured on.
+    var clock: any ProviderClock = .system
 
     /// The time the next exchange may take: the attempt's limit or what is left of the request's,
     /// whichever is shorter (at least a millisecond, so an expired deadline times out at once).

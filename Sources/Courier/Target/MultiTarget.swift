@@ -61,4 +61,6 @@ public enum MultiTarget: TargetWrapper {
     public var cachePolicy: URLRequest.CachePolicy? { target.cachePolicy }
     /// Whether the wrapped target handles cookies.
     public var handlesCookies: Bool { target.handlesCookies }
+    /// The wrapped target's resilience policy.
+    public var resilience: ResiliencePolicy? { target.resilience }
 }

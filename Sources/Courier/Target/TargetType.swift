@@ -24,8 +24,8 @@ import Foundation
 /// ```
 /// The URL is `baseURL` with `path` appended as path components; put query parameters in
 /// ``task`` (a `?` in `path` is escaped, as in Moya). ``validationType``, ``sampleData``,
-/// ``sampleStream``, ``timeoutInterval``, ``totalTimeoutInterval``, ``cachePolicy`` and
-/// ``idempotency`` have defaults.
+/// ``sampleStream``, ``timeoutInterval``, ``totalTimeoutInterval``, ``cachePolicy``,
+/// ``idempotency``, ``handlesCookies`` and ``resilience`` have defaults.
 public protocol TargetType: Sendable {
     /// The API's base URL, for example `https://api.example.com/v1`.
     var baseURL: URL { get }
@@ -85,6 +85,9 @@ public protocol TargetType: Sendable {
     /// provider's ``CookieJar`` and the engine's own cookies out of it (as
     /// `httpShouldHandleCookies = false` on the request does).
     var handlesCookies: Bool { get }
+    /// The ``ResiliencePolicy`` of the target's requests (budget, breaker, limits, hedging), or
+    /// `nil`, the default, for the provider's (``Provider/resilience``).
+    var resilience: ResiliencePolicy? { get }
 }
 
 extension TargetType {
@@ -106,6 +109,8 @@ extension TargetType {
     public var cachePolicy: URLRequest.CachePolicy? { nil }
     /// `true`: cookies are sent and stored.
     public var handlesCookies: Bool { true }
+    /// `nil`: the provider's policy applies.
+    public var resilience: ResiliencePolicy? { nil }
 
     /// The full URL of the target: ``baseURL`` with ``path`` appended.
     public var url: URL {

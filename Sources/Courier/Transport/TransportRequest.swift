@@ -88,6 +88,13 @@ public struct TransportRequest: Sendable {
     /// cookies of its own leaves them off.
     var cookies: HopCookies?
 
+    /// The attempt's limits, for a stage that waits before the exchange (the resilience stage
+    /// gives the exchange what is left) and for the clock they are measured on.
+    var timeouts: Timeouts?
+
+    /// Where the resilience stage records what it did to the attempt, when a policy applies.
+    var resilienceNotes: ResilienceNotes?
+
     /// Whether the engine's own cookie handling must stay off: the request asks for no cookies,
     /// or the provider's jar handles them.
     public var engineHandlesCookies: Bool { cookies == nil && urlRequest.httpShouldHandleCookies }

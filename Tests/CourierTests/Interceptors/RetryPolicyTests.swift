@@ -78,8 +78,9 @@ struct RetryPolicyTests {
             case .other: .underlying(URLError(.unknown), Response(statusCode: 503, data: Data(), response: http))
             }
 
-        let result = RetryPolicy().decision(
-            for: .init(request: request, error: error, number: row.attempt), random: 0.5, now: Self.now)
+        // Without jitter, and with the random pick at 0 (no spread of a Retry-After): the delays as computed.
+        let result = RetryPolicy(jitter: .none).decision(
+            for: .init(request: request, error: error, number: row.attempt), random: 0, now: Self.now)
 
         switch (result, row.expected) {
         case (.retryWithDelay(let delay), let expected?): #expect(abs(delay - expected) < 0.001)
@@ -90,7 +91,8 @@ struct RetryPolicyTests {
 
     @Test("exponential backoff and jitter")
     func delays() {
-        let policy = RetryPolicy(exponentialBackoffBase: 3, exponentialBackoffScale: 0.2)
+        #expect(RetryPolicy().jitter == .full)
+        let policy = RetryPolicy(exponentialBackoffBase: 3, exponentialBackoffScale: 0.2, jitter: .none)
         #expect(
             [1, 2, 3].map { policy.delay(beforeRetry: $0, random: 0.9) }.map { ($0 * 1000).rounded() } == [
                 200, 600, 1800,
@@ -104,13 +106,45 @@ struct RetryPolicyTests {
         #expect(abs(proportional.delay(beforeRetry: 1, random: 0.5) - 0.5) < 1e-9)
     }
 
+    @Test(
+        "full jitter by default: delays spread over [0, computed); a Retry-After gets up to a tenth more, at most 1 s")
+    func defaultJitter() {
+        var request = URLRequest(url: URL(string: "https://example.com/x")!)
+        request.httpMethod = "GET"
+        let unavailable = CourierError.statusCode(Response(statusCode: 503, data: Data(), request: request))
+        let policy = RetryPolicy()
+        func delay(_ result: RetryResult) -> TimeInterval? {
+            if case .retryWithDelay(let seconds) = result { seconds } else { nil }
+        }
+        let delays = [0, 0.5, 0.999].map { random in
+            delay(
+                policy.decision(
+                    for: .init(request: request, error: unavailable, number: 2), random: random, now: Self.now))
+        }
+        #expect(delays == [0, 0.5, 0.999])
+
+        func asking(_ value: String) -> CourierError {
+            .statusCode(
+                Response(
+                    statusCode: 503, data: Data(), request: request,
+                    response: HTTPURLResponse(
+                        url: request.url!, statusCode: 503, httpVersion: nil, headerFields: ["Retry-After": value])!))
+        }
+        let short = policy.decision(
+            for: .init(request: request, error: asking("2"), number: 1), random: 0.5, now: Self.now)
+        let long = policy.decision(
+            for: .init(request: request, error: asking("30"), number: 1), random: 0.5, now: Self.now)
+        #expect(delay(short) == 2.1)
+        #expect(delay(long) == 30.5)
+    }
+
     @Test("custom limit, methods and codes; the connection-lost variant")
     func customSettings() {
         var request = URLRequest(url: URL(string: "https://example.com")!)
         request.httpMethod = "POST"
         let lost = CourierError.transport(URLError(.networkConnectionLost), request: request)
         let unavailable = CourierError.statusCode(Response(statusCode: 503, data: Data(), request: request))
-        let custom = RetryPolicy(retryLimit: 5, retryableHTTPMethods: [.post])
+        let custom = RetryPolicy(retryLimit: 5, jitter: .none, retryableHTTPMethods: [.post])
         guard
             case .retryWithDelay(8) = custom.decision(
                 for: .init(request: request, error: lost, number: 5), random: 0, now: Date())

@@ -1,0 +1,138 @@
+import Foundation
+
+/// The state of one ``ResiliencePolicy`` for one scope key (an origin, the provider, a group):
+/// what its requests share. Everything but the concurrency limit's queue sits behind one lock,
+/// taken once before an exchange and once after it.
+final class ScopeState: Sendable {
+    private struct Shared: Sendable {
+        var ledger: BudgetLedger?
+        var breaker: BreakerState?
+        var bucket: TokenBucket?
+        var backOffUntil = -TimeInterval.infinity
+        var latencies = LatencyWindow()
+    }
+
+    /// What the scope allows an attempt before the concurrency limit: a wait, or a refusal.
+    enum Gate {
+        case go
+        case wait(backOff: TimeInterval, rate: TimeInterval)
+    }
+
+    let policy: ResiliencePolicy
+    /// The scope key: the origin, `provider`, or the group's name.
+    let key: String
+    let bulkhead: Bulkhead?
+    private let shared: Locked<Shared>
+
+    init(policy: ResiliencePolicy, key: String) {
+        self.policy = policy
+        self.key = key
+        bulkhead = policy.concurrencyLimit.map(Bulkhead.init)
+        shared = Locked(
+            Shared(
+                ledger: policy.retryBudget.map(BudgetLedger.init),
+                breaker: policy.circuitBreaker.map { BreakerState($0, scope: key) },
+                bucket: policy.rateLimit.map(TokenBucket.init)))
+    }
+
+    /// A request started: it deposits in the retry budget.
+    func requestStarted(now: TimeInterval) {
+        guard policy.retryBudget != nil else { return }
+        shared.withLock { $0.ledger?.deposit(now: now) }
+    }
+
+    /// Whether the budget allows one more retry or hedge, which it then counts.
+    func allowsRetry(now: TimeInterval) -> Bool {
+        guard policy.retryBudget != nil else { return true }
+        return shared.withLock { $0.ledger?.withdraw(now: now) ?? true }
+    }
+
+    /// Server back-off, then the rate limit: how long to wait before the exchange, at most
+    /// `patience` seconds (what is left of the request's time).
+    func gate(now: TimeInterval, patience: TimeInterval) throws(ResilienceError) -> Gate {
+        guard policy.serverBackOff != nil || policy.rateLimit != nil else { return .go }
+        return try shared.withLock { shared -> Result<Gate, ResilienceError> in
+            var backOff: TimeInterval = 0
+            if let rule = policy.serverBackOff, shared.backOffUntil > now {
+                let left = shared.backOffUntil - now
+                guard left <= min(rule.maximumWait, patience) else { return .failure(.backingOff(retryAfter: left)) }
+                // Waiters spread over up to a tenth of the wait (at most a second), not all at once.
+                backOff = left + min(1, left / 10) * Double.random(in: 0..<1)
+            }
+            var rate: TimeInterval = 0
+            if shared.bucket != nil {
+                switch shared.bucket!.take(now: now + backOff) {
+                case .success(let wait): rate = wait
+                case .failure(let refusal): return .failure(refusal)
+                }
+                if backOff + rate > patience {
+                    shared.bucket!.giveBack()
+                    return .failure(.rateLimited(retryAfter: rate))
+                }
+            }
+            return .success(backOff + rate > 0 ? .wait(backOff: backOff, rate: rate) : .go)
+        }.get()
+    }
+
+    /// Gives back the rate limit's token of an attempt cancelled while it waited.
+    func returnToken() {
+        shared.withLock { $0.bucket?.giveBack() }
+    }
+
+    /// The breaker's word on an attempt about to be sent, with the transitions it made.
+    func admit(now: TimeInterval) -> (BreakerState.Admission, [CircuitTransition]) {
+        guard policy.circuitBreaker != nil else { return (.pass, []) }
+        return shared.withLock { shared in
+            var transitions: [CircuitTransition] = []
+            let admission = shared.breaker!.admit(now: now, transitions: &transitions)
+            return (admission, transitions)
+        }
+    }
+
+    /// What an exchange's outcome teaches the scope: the breaker counts it, a `Retry-After` on a
+    /// back-off status holds the scope back, a success's latency feeds hedging.
+    func record(_ outcome: ExchangeOutcome, admission: BreakerState.Admission, now: TimeInterval) -> [CircuitTransition]
+    {
+        shared.withLock { shared in
+            var transitions: [CircuitTransition] = []
+            if outcome.cancelled {
+                if admission == .probe { shared.breaker?.releaseProbe() }
+            } else if let breaker = policy.circuitBreaker {
+                let failed = outcome.status.map(breaker.isFailure(status:)) ?? breaker.countsTransportFailures
+                shared.breaker!.record(failure: failed, admission: admission, now: now, transitions: &transitions)
+            }
+            if let rule = policy.serverBackOff, let status = outcome.status, rule.statusCodes.contains(status),
+                let delay = outcome.retryAfter
+            {
+                shared.backOffUntil = max(shared.backOffUntil, now + min(delay, rule.longestBackOff))
+            }
+            if policy.hedging != nil, let latency = outcome.latency { shared.latencies.add(latency) }
+            return transitions
+        }
+    }
+
+    /// The breaker's state now, for tests and logs (`closed` without a breaker).
+    var circuitState: CircuitState { shared.withLock { $0.breaker?.state ?? .closed } }
+
+    /// The scope's hedging delay now.
+    func hedgeDelay(_ hedging: Hedging) -> TimeInterval {
+        switch hedging.delay {
+        case .fixed(let seconds): return seconds
+        case .percentile(let fraction, let floor):
+            let measured = shared.withLock { $0.latencies.percentile(fraction) }
+            return max(floor, measured ?? floor)
+        }
+    }
+}
+
+/// How one exchange ended, as the scope records it.
+struct ExchangeOutcome {
+    /// The response's status, or `nil` when the exchange failed.
+    var status: Int?
+    /// The delay a `Retry-After` asked for, when the response had one.
+    var retryAfter: TimeInterval?
+    /// The exchange's latency, for a response.
+    var latency: TimeInterval?
+    /// Whether it ended by cancellation (which teaches nothing).
+    var cancelled = false
+}
