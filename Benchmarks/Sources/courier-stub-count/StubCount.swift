@@ -2,8 +2,8 @@ import Courier
 import Dispatch
 import Foundation
 
-/// `courier-stub-count <requests>`: runs the stub pipeline (two no-op plugins, no decoding) the
-/// given number of times, for `valgrind --tool=callgrind`, whose instruction counts are stable on
+/// `courier-stub-count <requests> [standard]`: runs the stub pipeline (two no-op plugins, no
+/// decoding) the given number of times, with `ResiliencePolicy.standard` when asked, for `valgrind --tool=callgrind`, whose instruction counts are stable on
 /// a noisy machine where wall-clock times are not. `Benchmarks/count` runs it at two request
 /// counts and reports the difference per request, which leaves out start-up and warm-up.
 ///
@@ -14,11 +14,12 @@ import Foundation
 struct StubCount {
     static func main() {
         let requests = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1000
+        let policy: ResiliencePolicy? = CommandLine.arguments.dropFirst(2).first == "standard" ? .standard : nil
         let done = DispatchSemaphore(value: 0)
         let failure = FailureBox()
         Task.detached {
             do {
-                try await run(requests)
+                try await run(requests, policy: policy)
             } catch {
                 failure.record("\(error)")
             }
@@ -31,9 +32,9 @@ struct StubCount {
         }
     }
 
-    private static func run(_ requests: Int) async throws {
+    private static func run(_ requests: Int, policy: ResiliencePolicy?) async throws {
         let provider = Provider<CountedTarget>(
-            stubClosure: Provider.immediatelyStub, plugins: [SilentPlugin(), SilentPlugin()])
+            stubClosure: Provider.immediatelyStub, plugins: [SilentPlugin(), SilentPlugin()], resilience: policy)
         for _ in 0..<requests {
             let response = try await provider.request(CountedTarget())
             guard response.data.count == 2 else { throw CountError.unexpectedBody(response.data.count) }

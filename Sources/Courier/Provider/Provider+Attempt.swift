@@ -64,7 +64,7 @@ extension Provider {
         _ number: Int, _ setup: AttemptSetup
     ) async -> (Result<Response, AttemptFailure>, AttemptMetrics) {
         let stopwatch = Stopwatch()
-        let notes = setup.scope == nil ? nil : ResilienceNotes()
+        let notes = setup.scope == nil ? nil : ResilienceNotes(deposits: number == 1)
         let outcome = await attempt(number, setup, notes)
         let (response, sent, failure): (Response?, URLRequest?, CourierError.Stage?) =
             switch outcome {
@@ -82,7 +82,7 @@ extension Provider {
             bytesReceived: response?.data.count ?? 0, failure: failure)
         metrics.transportResends = response?.transportResends ?? 0
         metrics.cacheRecord = response?.cacheRecord
-        metrics.resilience = notes?.snapshot
+        metrics.resilience = notes?.record
         return (outcome, metrics)
     }
 
@@ -135,7 +135,8 @@ extension Provider {
         if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
         if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }
         transportRequest.cookies = hopCookies
-        transportRequest.timeouts = setup.timeouts
+        // The limits go along only where a stage or a clock needs them (copying them costs).
+        if notes != nil || hasOwnClock { transportRequest.timeouts = setup.timeouts }
         transportRequest.resilienceNotes = notes
         do {
             if let streaming = setup.streaming {

@@ -67,18 +67,12 @@ extension Provider {
             var transport: any Transport =
                 stub == .never
                 ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
-            let policy = target.resilience ?? resilience
             // The policies act on what reaches the engine, below the cache: a stored answer passes no gate.
-            var scope: ScopeState?
-            if let policy {
-                let state = resilienceStates.state(for: policy, url: request.url)
-                state.requestStarted(now: clock.now())
-                transport = ResilienceStage(scope: state, engine: transport, clock: clock)
-                scope = state
-            }
+            let scope = resilienceScope(target, request.url)
+            if let scope { transport = ResilienceStage(scope: scope, engine: transport, clock: clock) }
             // The cache answers in the transport's place, a stub's too (stubs swap only the transport).
             if let cache { transport = CacheStage(cache: cache, engine: transport) }
-            let timeouts = timeouts(endpoint.options, policy)
+            let timeouts = timeouts(endpoint.options, scope)
             let setup = AttemptSetup(
                 requestID: id, target: target, validationType: target.validationType, base: request,
                 transport: transport, body: endpoint.task.transportBody,
@@ -99,12 +93,20 @@ extension Provider {
         return result
     }
 
+    /// The resilience state a request to `url` of `target` uses: its own policy's, else the
+    /// provider's, or `nil` when neither has one.
+    @inline(__always)
+    private func resilienceScope(_ target: Target, _ url: URL?) -> ScopeState? {
+        if let own = target.resilience { return resilienceStates.state(for: own, url: url) }
+        return resilienceStates.hasProviderPolicy ? resilienceStates.providerState(url: url) : nil
+    }
+
     /// The attempt's and the request's limits: the target's, else the policy's, on the provider's clock.
     @inline(__always)
-    private func timeouts(_ options: Endpoint.Options, _ policy: ResiliencePolicy?) -> Timeouts {
-        let total = options.totalLimit ?? policy?.totalTimeout
+    private func timeouts(_ options: Endpoint.Options, _ scope: ScopeState?) -> Timeouts {
+        let total = options.totalLimit ?? scope?.totalTimeout
         return Timeouts(
-            attempt: options.attemptLimit ?? policy?.attemptTimeout,
+            attempt: options.attemptLimit ?? scope?.attemptTimeout,
             deadline: total.map { Deadline(after: $0, clock: clock) }, clock: clock)
     }
 

@@ -72,7 +72,10 @@ public final class Provider<Target: TargetType>: Sendable {
     /// policies read: the system's unless a test gives its own.
     public let clock: any ProviderClock
     /// The state of the resilience policies, per scope.
-    let resilienceStates = ResilienceRegistry()
+    let resilienceStates: ResilienceRegistry
+    /// Whether `clock` is another than the system's, read once: a transport then needs the
+    /// attempt's limits to measure its timeout on it.
+    let hasOwnClock: Bool
 
     let inflights = InflightRegistry()
     private let requestCount = Locked<UInt64>(0)
@@ -133,6 +136,8 @@ public final class Provider<Target: TargetType>: Sendable {
         self.cache = cache
         self.resilience = resilience
         self.clock = clock
+        resilienceStates = ResilienceRegistry(providerPolicy: resilience)
+        hasOwnClock = !(clock is SystemClock)
     }
 
     /// Whether a request with this base request is in flight (with ``trackInflights``).

@@ -26,6 +26,16 @@ final class Bulkhead: Sendable {
     /// Places taken now, and attempts waiting.
     var load: (inFlight: Int, queued: Int) { state.withLock { ($0.inFlight, $0.queue.count) } }
 
+    /// Takes a place if one is free and no attempt is queued for one.
+    /// - Returns: Whether it took one.
+    func tryAcquire() -> Bool {
+        state.withLock { state in
+            guard state.inFlight < limit.maximum, state.queue.isEmpty else { return false }
+            state.inFlight += 1
+            return true
+        }
+    }
+
     /// Takes a place, waiting in the queue when every place is taken, at most the limit's queue
     /// timeout or `patience` seconds (what is left of the request's time), whichever is shorter.
     /// - Returns: The seconds waited (0 when a place was free).

@@ -25,16 +25,27 @@ public struct ResilienceRecord: Sendable, Hashable {
     public var totalWait: TimeInterval { backOffWait + rateLimitWait + queueWait }
 }
 
-/// The record of one attempt, written by the resilience stage while the attempt runs (possibly
-/// by several hedged exchanges at once) and read by the provider when it ends.
-final class ResilienceNotes: Sendable {
-    private let record = Locked(ResilienceRecord())
+/// The record of one attempt (or of one copy of a hedged exchange), which the resilience stage
+/// writes and the provider reads when the attempt ends.
+///
+/// `@unchecked Sendable`: `record` is written only by the task running the attempt (a hedged
+/// exchange gives each copy a record of its own and merges them in its own task), and read by
+/// the provider after the transport returned to that same task.
+final class ResilienceNotes: @unchecked Sendable {
+    var record = ResilienceRecord()
+    /// Whether the exchange deposits in the retry budget: the first attempt's, once per request.
+    let deposits: Bool
 
-    /// Changes the record.
-    func update(_ change: (inout ResilienceRecord) -> Void) {
-        record.withLock { change(&$0) }
+    init(deposits: Bool = false) {
+        self.deposits = deposits
     }
 
-    /// The record so far.
-    var snapshot: ResilienceRecord { record.value }
+    /// Adds what one copy of a hedged exchange recorded.
+    func merge(_ copy: ResilienceRecord) {
+        record.backOffWait += copy.backOffWait
+        record.rateLimitWait += copy.rateLimitWait
+        record.queueWait += copy.queueWait
+        record.circuitTransitions += copy.circuitTransitions
+        record.wasProbe = record.wasProbe || copy.wasProbe
+    }
 }

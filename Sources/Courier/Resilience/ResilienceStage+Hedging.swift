@@ -7,7 +7,7 @@ import Foundation
 extension ResilienceStage {
     /// What the hedging loop hears: a copy's answer, or the delay before the next copy ran out.
     private enum HedgeEvent: Sendable {
-        case answer(Int, Result<TransportResponse, any Error>)
+        case answer(Int, ResilienceNotes, Result<TransportResponse, any Error>)
         case delayOver
     }
 
@@ -40,7 +40,11 @@ extension ResilienceStage {
         let tasks = HedgeTasks()
         let delay = scope.hedgeDelay(hedging)
         let launch: @Sendable (Int) -> Void = { copy in
-            tasks.add(Task { sink.yield(.answer(copy, await Result { try await exchange(request) })) })
+            // Each copy keeps a record of its own, merged here when it answers.
+            var copyRequest = request
+            let notes = ResilienceNotes()
+            copyRequest.resilienceNotes = notes
+            tasks.add(Task { sink.yield(.answer(copy, notes, await Result { try await exchange(copyRequest) })) })
         }
         let wait: @Sendable () -> Void = { [clock] in
             tasks.add(
@@ -61,12 +65,13 @@ extension ResilienceStage {
                 switch event {
                 case .delayOver:
                     guard race.mayStartCopy, scope.allowsRetry(now: clock.now()) else { continue }
-                    request.resilienceNotes?.update { $0.hedges += 1 }
+                    request.resilienceNotes?.record.hedges += 1
                     launch(race.startCopy())
                     if race.mayStartCopy { wait() }
-                case .answer(let copy, let result):
+                case .answer(let copy, let notes, let result):
+                    request.resilienceNotes?.merge(notes.record)
                     guard let (winner, outcome) = race.settle(copy, result, isGood: isGood) else { continue }
-                    request.resilienceNotes?.update { $0.answeredBy = winner }
+                    request.resilienceNotes?.record.answeredBy = winner
                     return try outcome.get()
                 }
             }
@@ -80,8 +85,7 @@ extension ResilienceStage {
     /// A response the breaker would not count as a failure.
     private func isGood(_ result: Result<TransportResponse, any Error>) -> Bool {
         guard case .success(let response) = result else { return false }
-        let breaker = scope.policy.circuitBreaker ?? .standard
-        return !breaker.isFailure(status: response.statusCode)
+        return !scope.failureStatuses.contains(response.statusCode)
     }
 }
 

@@ -16,52 +16,68 @@ struct ResilienceStage: Transport {
     var capabilities: TransportCapabilities { engine.capabilities.union(.timeouts) }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        if let hedging = scope.policy.hedging, Self.mayHedge(request) {
+        if let hedging = scope.hedging, Self.mayHedge(request) {
             return try await hedged(request, hedging)
         }
         return try await exchange(request)
     }
 
     func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-        try await gated(request, head: { ($0.statusCode, $0.headerFields) }, send: { try await engine.stream($0) })
+        try await gated(request, status: \.statusCode, fields: \.headerFields, send: { try await engine.stream($0) })
     }
 
     /// One exchange through the gates: a whole response, or one copy of a hedged one.
+    @inline(__always)
     func exchange(_ request: TransportRequest) async throws -> TransportResponse {
         try await gated(
-            request, head: { ($0.statusCode, $0.headerFields) }, send: { try await engine.sendWithinTimeout($0) })
+            request, status: \.statusCode, fields: \.headerFields, send: { try await engine.sendWithinTimeout($0) })
     }
 
-    /// Passes the gates, sends with `send`, and teaches the scope the outcome.
+    /// Passes the gates, sends with `send`, and teaches the scope the outcome. Inlined with its
+    /// callers: each async call is a task frame, and this stage's cost is counted (Benchmarks/count).
+    @inline(__always)
     private func gated<Answer>(
-        _ request: TransportRequest, head: (Answer) -> (Int, HeaderFields),
+        _ request: TransportRequest, status: (Answer) -> Int, fields: (Answer) -> HeaderFields,
         send: (TransportRequest) async throws -> Answer
     ) async throws -> Answer {
-        let (admission, sent) = try await admitted(request)
+        let notes = request.resilienceNotes
+        let now = clock.now()
+        let admission: BreakerState.Admission
+        var sent = request
+        // The first attempt's first copy deposits in the budget, in the same lock as the gates.
+        switch scope.passAtOnce(now: now, deposit: notes?.deposits ?? false) {
+        case .admitted(let passed, let transitions):
+            admission = passed
+            if passed == .probe || !transitions.isEmpty { note(transitions, probe: passed == .probe, notes) }
+        case .refused(let refusal, let transitions):
+            note(transitions, probe: false, notes)
+            throw refusal
+        case .mustWait(let transitions):
+            note(transitions, probe: false, notes)
+            (admission, sent) = try await admittedAfterWaiting(request)
+        }
         defer { scope.bulkhead?.release() }
-        let start = clock.now()
         do {
             let answer = try await send(sent)
-            let (status, fields) = head(answer)
-            learn(from: status, fields, start: start, admission, notes: request.resilienceNotes)
+            learn(from: status(answer), { fields(answer) }, start: now, admission, notes: notes)
             return answer
         } catch {
-            learn(from: error, admission, notes: request.resilienceNotes)
+            learn(from: error, admission, notes: notes)
             throw error
         }
     }
 
-    /// Waits at the gates and takes a place; the request to send, with the time that is left.
-    /// The caller releases the place.
-    private func admitted(_ request: TransportRequest) async throws -> (BreakerState.Admission, TransportRequest) {
+    /// The gates one at a time, waiting at each as the policy allows; the request to send, with
+    /// the time that is left. The caller releases the place.
+    private func admittedAfterWaiting(
+        _ request: TransportRequest
+    ) async throws -> (BreakerState.Admission, TransportRequest) {
         let notes = request.resilienceNotes
         let patience = request.timeouts?.deadline?.remaining ?? .infinity
         var waited: TimeInterval = 0
         if case .wait(let backOff, let rate) = try scope.gate(now: clock.now(), patience: patience) {
-            notes?.update {
-                $0.backOffWait += backOff
-                $0.rateLimitWait += rate
-            }
+            notes?.record.backOffWait += backOff
+            notes?.record.rateLimitWait += rate
             do {
                 try await clock.sleep(seconds: backOff + rate)
             } catch {
@@ -72,16 +88,11 @@ struct ResilienceStage: Transport {
         }
         if let bulkhead = scope.bulkhead {
             let queued = try await bulkhead.acquire(clock: clock, patience: patience - waited)
-            if queued > 0 { notes?.update { $0.queueWait += queued } }
+            notes?.record.queueWait += queued
             waited += queued
         }
         let (admission, transitions) = scope.admit(now: clock.now())
-        if !transitions.isEmpty || admission == .probe {
-            notes?.update {
-                $0.circuitTransitions += transitions
-                if admission == .probe { $0.wasProbe = true }
-            }
-        }
+        note(transitions, probe: admission == .probe, notes)
         if case .refuse(let retryAfter) = admission {
             scope.bulkhead?.release()
             throw ResilienceError.circuitOpen(retryAfter: retryAfter)
@@ -92,23 +103,28 @@ struct ResilienceStage: Transport {
     }
 
     private func learn(
-        from status: Int, _ fields: HeaderFields, start: TimeInterval, _ admission: BreakerState.Admission,
+        from status: Int, _ fields: () -> HeaderFields, start: TimeInterval, _ admission: BreakerState.Admission,
         notes: ResilienceNotes?
     ) {
-        var outcome = ExchangeOutcome(status: status, latency: clock.now() - start)
-        if scope.policy.serverBackOff?.statusCodes.contains(status) == true, let value = fields["Retry-After"] {
+        let now = clock.now()
+        var outcome = ExchangeOutcome(status: status, latency: now - start)
+        // The fields only for a back-off status: an engine's fields are made when first read.
+        if scope.backOff != nil, scope.backOffStatuses.contains(status), let value = fields()["Retry-After"] {
             outcome.retryAfter = RetryAfter.delay(value, now: clock.date())
         }
-        note(scope.record(outcome, admission: admission, now: clock.now()), notes)
+        note(scope.record(outcome, admission: admission, now: now), probe: false, notes)
     }
 
     private func learn(from error: any Error, _ admission: BreakerState.Admission, notes: ResilienceNotes?) {
         let cancelled = Task.isCancelled || error is CancellationError || (error as? URLError)?.code == .cancelled
-        note(scope.record(ExchangeOutcome(cancelled: cancelled), admission: admission, now: clock.now()), notes)
+        note(
+            scope.record(ExchangeOutcome(cancelled: cancelled), admission: admission, now: clock.now()), probe: false,
+            notes)
     }
 
-    private func note(_ transitions: [CircuitTransition], _ notes: ResilienceNotes?) {
-        guard !transitions.isEmpty else { return }
-        notes?.update { $0.circuitTransitions += transitions }
+    private func note(_ transitions: [CircuitTransition], probe: Bool, _ notes: ResilienceNotes?) {
+        guard let notes, probe || !transitions.isEmpty else { return }
+        notes.record.circuitTransitions += transitions
+        if probe { notes.record.wasProbe = true }
     }
 }

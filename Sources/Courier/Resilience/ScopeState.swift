@@ -22,11 +22,34 @@ final class ScopeState: Sendable {
     /// The scope key: the origin, `provider`, or the group's name.
     let key: String
     let bulkhead: Bulkhead?
+    // The policy's pieces, read apart once: testing a piece of `policy` for nil copies it.
+    let hasBudget: Bool
+    let hasBreaker: Bool
+    let hasRateLimit: Bool
+    let backOff: ServerBackOff?
+    let breaker: CircuitBreaker?
+    let hedging: Hedging?
+    let attemptTimeout: TimeInterval?
+    let totalTimeout: TimeInterval?
+    /// The breaker's failure statuses and the back-off's, as tables.
+    let failureStatuses: StatusCodeTable
+    let backOffStatuses: StatusCodeTable
     private let shared: Locked<Shared>
 
     init(policy: ResiliencePolicy, key: String) {
         self.policy = policy
         self.key = key
+        hasBudget = policy.retryBudget != nil
+        hasBreaker = policy.circuitBreaker != nil
+        hasRateLimit = policy.rateLimit != nil
+        backOff = policy.serverBackOff
+        breaker = policy.circuitBreaker
+        hedging = policy.hedging
+        attemptTimeout = policy.attemptTimeout
+        totalTimeout = policy.totalTimeout
+        failureStatuses = StatusCodeTable(
+            policy.circuitBreaker?.failureStatusCodes ?? CircuitBreaker.defaultFailureStatusCodes)
+        backOffStatuses = StatusCodeTable(policy.serverBackOff?.statusCodes ?? [])
         bulkhead = policy.concurrencyLimit.map(Bulkhead.init)
         shared = Locked(
             Shared(
@@ -35,42 +58,36 @@ final class ScopeState: Sendable {
                 bucket: policy.rateLimit.map(TokenBucket.init)))
     }
 
-    /// A request started: it deposits in the retry budget.
-    func requestStarted(now: TimeInterval) {
-        guard policy.retryBudget != nil else { return }
-        shared.withLock { $0.ledger?.deposit(now: now) }
-    }
-
     /// Whether the budget allows one more retry or hedge, which it then counts.
     func allowsRetry(now: TimeInterval) -> Bool {
-        guard policy.retryBudget != nil else { return true }
+        guard hasBudget else { return true }
         return shared.withLock { $0.ledger?.withdraw(now: now) ?? true }
     }
 
     /// Server back-off, then the rate limit: how long to wait before the exchange, at most
     /// `patience` seconds (what is left of the request's time).
     func gate(now: TimeInterval, patience: TimeInterval) throws(ResilienceError) -> Gate {
-        guard policy.serverBackOff != nil || policy.rateLimit != nil else { return .go }
+        guard backOff != nil || hasRateLimit else { return .go }
         return try shared.withLock { shared -> Result<Gate, ResilienceError> in
-            var backOff: TimeInterval = 0
-            if let rule = policy.serverBackOff, shared.backOffUntil > now {
+            var held: TimeInterval = 0
+            if let rule = self.backOff, shared.backOffUntil > now {
                 let left = shared.backOffUntil - now
                 guard left <= min(rule.maximumWait, patience) else { return .failure(.backingOff(retryAfter: left)) }
                 // Waiters spread over up to a tenth of the wait (at most a second), not all at once.
-                backOff = left + min(1, left / 10) * Double.random(in: 0..<1)
+                held = left + min(1, left / 10) * Double.random(in: 0..<1)
             }
             var rate: TimeInterval = 0
             if shared.bucket != nil {
-                switch shared.bucket!.take(now: now + backOff) {
+                switch shared.bucket!.take(now: now + held) {
                 case .success(let wait): rate = wait
                 case .failure(let refusal): return .failure(refusal)
                 }
-                if backOff + rate > patience {
+                if held + rate > patience {
                     shared.bucket!.giveBack()
                     return .failure(.rateLimited(retryAfter: rate))
                 }
             }
-            return .success(backOff + rate > 0 ? .wait(backOff: backOff, rate: rate) : .go)
+            return .success(held + rate > 0 ? .wait(backOff: held, rate: rate) : .go)
         }.get()
     }
 
@@ -81,12 +98,53 @@ final class ScopeState: Sendable {
 
     /// The breaker's word on an attempt about to be sent, with the transitions it made.
     func admit(now: TimeInterval) -> (BreakerState.Admission, [CircuitTransition]) {
-        guard policy.circuitBreaker != nil else { return (.pass, []) }
+        guard hasBreaker else { return (.pass, []) }
         return shared.withLock { shared in
             var transitions: [CircuitTransition] = []
             let admission = shared.breaker!.admit(now: now, transitions: &transitions)
             return (admission, transitions)
         }
+    }
+
+    /// How an attempt fared at the gates when nothing made it wait.
+    enum Passage {
+        /// Through every gate, with a place taken when the policy has a concurrency limit.
+        case admitted(BreakerState.Admission, [CircuitTransition])
+        /// Refused at once.
+        case refused(ResilienceError, [CircuitTransition])
+        /// A gate would make it wait: take the gates one at a time (with the breaker's
+        /// transitions so far).
+        case mustWait([CircuitTransition])
+    }
+
+    /// Every gate at once, when none makes the attempt wait: one lock for the first attempt's
+    /// deposit in the retry budget, the back-off, the rate limit and the breaker, then a place of the concurrency limit if it has one free. What a
+    /// gate gave is given back when a later one would make the attempt wait.
+    func passAtOnce(now: TimeInterval, deposit: Bool) -> Passage {
+        let passage = shared.withLock { shared -> Passage in
+            if deposit { shared.ledger?.deposit(now: now) }
+            if backOff != nil, shared.backOffUntil > now { return .mustWait([]) }
+            if shared.bucket != nil, shared.bucket!.take(now: now) != .success(0) {
+                shared.bucket!.giveBack()
+                return .mustWait([])
+            }
+            guard shared.breaker != nil else { return .admitted(.pass, []) }
+            var transitions: [CircuitTransition] = []
+            let admission = shared.breaker!.admit(now: now, transitions: &transitions)
+            if case .refuse(let retryAfter) = admission {
+                if shared.bucket != nil { shared.bucket!.giveBack() }
+                return .refused(.circuitOpen(retryAfter: retryAfter), transitions)
+            }
+            return .admitted(admission, transitions)
+        }
+        guard case .admitted(let admission, let transitions) = passage, let bulkhead, !bulkhead.tryAcquire() else {
+            return passage
+        }
+        shared.withLock { shared in
+            if admission == .probe { shared.breaker?.releaseProbe() }
+            if shared.bucket != nil { shared.bucket!.giveBack() }
+        }
+        return .mustWait(transitions)
     }
 
     /// What an exchange's outcome teaches the scope: the breaker counts it, a `Retry-After` on a
@@ -97,16 +155,16 @@ final class ScopeState: Sendable {
             var transitions: [CircuitTransition] = []
             if outcome.cancelled {
                 if admission == .probe { shared.breaker?.releaseProbe() }
-            } else if let breaker = policy.circuitBreaker {
-                let failed = outcome.status.map(breaker.isFailure(status:)) ?? breaker.countsTransportFailures
+            } else if let breaker {
+                let failed = outcome.status.map(failureStatuses.contains) ?? breaker.countsTransportFailures
                 shared.breaker!.record(failure: failed, admission: admission, now: now, transitions: &transitions)
             }
-            if let rule = policy.serverBackOff, let status = outcome.status, rule.statusCodes.contains(status),
+            if let rule = backOff, let status = outcome.status, backOffStatuses.contains(status),
                 let delay = outcome.retryAfter
             {
                 shared.backOffUntil = max(shared.backOffUntil, now + min(delay, rule.longestBackOff))
             }
-            if policy.hedging != nil, let latency = outcome.latency { shared.latencies.add(latency) }
+            if hedging != nil, let latency = outcome.latency { shared.latencies.add(latency) }
             return transitions
         }
     }
