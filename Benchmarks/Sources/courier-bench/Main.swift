@@ -4,6 +4,7 @@ import Foundation
 /// process and prints one JSON object. `courier-bench serve <directory>`: serves the files of a
 /// directory on 127.0.0.1 (the fallback when nginx is unavailable) and prints its base URL.
 /// `courier-bench fixtures <directory>`: writes the files the measurements fetch.
+/// `courier-bench chaos [rounds] [clients]`: the resilience chaos scenario (see `ChaosBench`).
 @main
 struct Main {
     static func main() async {
@@ -11,6 +12,11 @@ struct Main {
         do {
             if arguments.first == "serve", arguments.count == 2 {
                 try await FileServer.serve(directory: arguments[1])
+                return
+            }
+            if arguments.first == "chaos" {
+                let numbers = arguments.dropFirst().compactMap { Int($0) }
+                try await ChaosBench.run(rounds: numbers.first ?? 3, clients: numbers.dropFirst().first ?? 200)
                 return
             }
             if arguments.first == "fixtures", arguments.count == 2 {

@@ -41,8 +41,9 @@ extension ResilienceStage {
         let delay = scope.hedgeDelay(hedging)
         let launch: @Sendable (Int) -> Void = { copy in
             // Each copy keeps a record of its own, merged here when it answers.
+            // The first copy deposits in the budget for the request, as an unhedged one would.
             var copyRequest = request
-            let notes = ResilienceNotes()
+            let notes = ResilienceNotes(deposits: copy == 0 && request.resilienceNotes?.deposits == true)
             copyRequest.resilienceNotes = notes
             tasks.add(Task { sink.yield(.answer(copy, notes, await Result { try await exchange(copyRequest) })) })
         }

@@ -179,6 +179,23 @@ struct ResilienceProviderTests {
         #expect(record.answeredBy == 1)
     }
 
+    @Test(
+        "a hedged request deposits in the budget like any other: a budget of one retry per request allows its hedge",
+        .timeLimit(.minutes(1)))
+    func hedgeDeposits() async throws {
+        let slow = SlowFirstTransport(clock: clock)
+        let provider = Provider<OrderTarget>(
+            transport: slow,
+            resilience: ResiliencePolicy(
+                retryBudget: RetryBudget(ratio: 1, minimumPerSecond: 0), hedging: Hedging(delay: .fixed(0.1))),
+            clock: clock)
+        let call = Task { await provider.result(for: target) }
+        try await clock.waitForSleepers(2)
+        clock.advance(by: 0.1)
+        #expect(await call.value.status == 200)
+        #expect(slow.sent == 2)
+    }
+
     @Test("a POST is never hedged, nor a hedge sent past the budget")
     func hedgingLimits() async throws {
         let slow = SlowFirstTransport(clock: clock, slowness: 1)
