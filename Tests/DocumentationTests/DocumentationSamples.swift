@@ -443,6 +443,44 @@ import Testing
     _ = disposable
 }
 
+/// The samples of Resilience.md.
+@Sendable func resilienceSamples() async throws {
+    // sample 1
+    let provider = Provider<GitHub>(interceptor: .retryPolicy, resilience: .standard)
+    _ = provider
+    // sample 3
+    struct BreakerLog: ObservingPlugin {
+        func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
+            for transition in outcome.metrics.resilience?.circuitTransitions ?? [] {
+                print(transition)  // circuit https://api.example.com closed → open
+            }
+        }
+    }
+    // sample 4
+    do {
+        _ = try await provider.request(.zen)
+    } catch .transport(let refusal as ResilienceError, _) {
+        print(refusal.localizedDescription)
+    } catch {
+        print(error)
+    }
+    // sample 5
+    let search = Provider<GitHub>(
+        interceptor: .retryPolicy,
+        resilience: .standard.with(hedging: Hedging(delay: .percentile(0.95, atLeast: 0.05))))
+    _ = search
+    // sample 6
+    let clock = TestClock()
+    let faults = FaultInjectingTransport(clock: clock, outages: [Outage(from: 0, to: 10, fault: .status(503))])
+    let tested = Provider<GitHub>(transport: faults, resilience: .standard, clock: clock)
+    for _ in 0..<10 { _ = await tested.result(for: .zen) }
+    clock.advance(by: 5)   // the break is over: the next request is a probe
+    _ = await tested.result(for: .zen)
+    _ = clock
+    _ = faults
+    _ = tested
+}
+
 /// The samples of SecureDefaults.md.
 @Sendable func secureDefaultsSamples() async throws {
     // sample 1
@@ -915,5 +953,14 @@ extension PrimitiveSequence where Trait == SingleTrait, Element == Response {
         failsOnEmptyData: Bool = true
     ) -> Single<D> {
         map { try $0.map(type, atKeyPath: keyPath, using: decoder, failsOnEmptyData: failsOnEmptyData) }
+    }
+}
+
+// Resilience.md, sample 2
+extension Downloads {
+    var resilience: ResiliencePolicy? {
+        ResiliencePolicy(
+            concurrencyLimit: ConcurrencyLimit(maximum: 4, queueLimit: 32, queueTimeout: 60),
+            serverBackOff: ServerBackOff(maximumWait: 0))
     }
 }

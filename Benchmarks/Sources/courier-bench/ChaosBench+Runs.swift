@@ -67,6 +67,10 @@ extension ChaosBench {
         let learned = started.filter { !$0.succeeded }.map { $0.end - $0.start }.sorted()
         figures["learnP50ms"] = percentile(learned, 0.5) * 1000
         let refusals = calls.filter(\.refusedByBreaker).map { $0.end - $0.start }.sorted()
+        // How long after the outage began the breaker refused its first request.
+        if let opened = calls.filter(\.refusedByBreaker).map(\.end).min() {
+            figures["openedAfterSeconds"] = opened - warmUp
+        }
         if !refusals.isEmpty {
             figures["refusalP99ms"] = percentile(refusals, 0.99) * 1000
             figures["refusals"] = Double(refusals.count)

@@ -6,8 +6,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// `courier-bench chaos [rounds] [clients]`: issue 38's chaos scenario against a real loopback
-/// server, every variant in the same run, alternating round by round.
+/// `courier-bench chaos <case> <variant> [clients]`: one run of issue 38's chaos scenario against
+/// a real loopback server; `Benchmarks/chaos` runs every case and variant, alternating round by
+/// round, and reports medians with their ranges.
 ///
 /// Outage cases: 200 clients (each a request, then 100 ms of think time) run for 20 s; the server
 /// is healthy for 2 s, then answers 503 (or refuses connections: it is stopped and started again
@@ -43,32 +44,22 @@ enum ChaosBench {
     static let outageEnd = 12.0
     static let runEnd = 20.0
 
-    static func run(rounds: Int, clients: Int) async throws {
-        var rows: [String: [[String: Double]]] = [:]
-        for round in 0..<rounds {
-            for outage in Outage.allCases {
-                for variant in ["retry-no-jitter", "retry", "standard"] {
-                    let figures = try await outageRun(outage, variant: variant, clients: clients)
-                    rows["\(outage.rawValue) \(variant)", default: []].append(figures)
-                    FileHandle.standardError.write(
-                        Data("round \(round + 1) \(outage.rawValue) \(variant): \(figures)\n".utf8))
-                }
-            }
-            for variant in ["standard", "hedged"] {
-                let figures = try await tailRun(variant: variant, clients: clients / 4)
-                rows["tail \(variant)", default: []].append(figures)
-                FileHandle.standardError.write(Data("round \(round + 1) tail \(variant): \(figures)\n".utf8))
-            }
+    /// Runs one case (`503`, `refused` or `tail`) with one variant and prints its figures as one
+    /// JSON object. One run per process: FoundationNetworking can crash under a storm of refused
+    /// connections (swift-corelibs-foundation #4791), and a crash then costs one run, not all.
+    static func run(_ name: String, variant: String, clients: Int) async throws {
+        let figures: [String: Double]
+        if name == "tail" {
+            figures = try await tailRun(variant: variant, clients: clients)
+        } else if let outage = Outage(rawValue: name) {
+            figures = try await outageRun(outage, variant: variant, clients: clients)
+        } else {
+            throw BenchError.unknown("chaos " + name, variant)
         }
-        for (name, runs) in rows.sorted(by: { $0.key < $1.key }) {
-            var line = "\(name):"
-            for key in runs[0].keys.sorted() {
-                let values = runs.compactMap { $0[key] }.sorted()
-                line += String(
-                    format: " %@ %.3f [%.3f–%.3f];", key, values[values.count / 2], values.first!, values.last!)
-            }
-            print(line)
-        }
+        var object: [String: Any] = ["case": name, "variant": variant]
+        for (key, value) in figures where value.isFinite { object[key] = value }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
     }
 
     /// Counts, client side, the attempts that went to the engine (a refused connection never

@@ -4,7 +4,8 @@ import Foundation
 /// process and prints one JSON object. `courier-bench serve <directory>`: serves the files of a
 /// directory on 127.0.0.1 (the fallback when nginx is unavailable) and prints its base URL.
 /// `courier-bench fixtures <directory>`: writes the files the measurements fetch.
-/// `courier-bench chaos [rounds] [clients]`: the resilience chaos scenario (see `ChaosBench`).
+/// `courier-bench chaos <case> <variant> [clients]`: one run of the resilience chaos scenario
+/// (see `ChaosBench` and `Benchmarks/chaos`).
 @main
 struct Main {
     static func main() async {
@@ -14,9 +15,9 @@ struct Main {
                 try await FileServer.serve(directory: arguments[1])
                 return
             }
-            if arguments.first == "chaos" {
-                let numbers = arguments.dropFirst().compactMap { Int($0) }
-                try await ChaosBench.run(rounds: numbers.first ?? 3, clients: numbers.dropFirst().first ?? 200)
+            if arguments.first == "chaos", arguments.count >= 3 {
+                let clients = arguments.count > 3 ? Int(arguments[3]) ?? 200 : 200
+                try await ChaosBench.run(arguments[1], variant: arguments[2], clients: clients)
                 return
             }
             if arguments.first == "fixtures", arguments.count == 2 {

@@ -61,6 +61,20 @@ public struct NetworkLoggerPlugin: ObservingPlugin {
         configuration.output(target, attemptEntries(request, target: target, date: configuration.clock()))
     }
 
+    /// Logs what a ``ResiliencePolicy`` did to the attempt, when it did something: the circuit
+    /// breaker's transitions (`Circuit #3: https://api.example.com closed → open`), a wait for a
+    /// limit or a back-off, hedged copies.
+    /// - Parameters:
+    ///   - outcome: The attempt's outcome.
+    ///   - target: The target being requested.
+    public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
+        guard let record = outcome.metrics.resilience else { return }
+        let entries = ResilienceLog.entries(record, requestID: outcome.requestID, attempt: outcome.attempt)
+        guard !entries.isEmpty else { return }
+        let date = configuration.clock()
+        configuration.output(target, entries.map { configuration.formatter.entry($0.0, $0.1, target, date) })
+    }
+
     /// Logs the result with its total duration.
     /// - Parameters:
     ///   - result: The final result.
@@ -143,7 +157,9 @@ public struct NetworkLoggerPlugin: ObservingPlugin {
             entries = [entry("Response \(id)", "\(success.statusCode) \(describe(success.request)) \(timing)")]
         case .failure(let error):
             (response, isError) = (error.response, true)
-            entries = [entry("Error \(id)", "\(error.errorDescription(redaction: redaction)) \(timing)")]
+            var message = "\(error.errorDescription(redaction: redaction)) \(timing)"
+            if let refusal = metrics.attempts.last?.retryRefusal { message += "; no retry: \(refusal)" }
+            entries = [entry("Error \(id)", message)]
         }
         guard let response else { return entries }
         if configuration.logOptions.contains(.responseHeaders), let http = response.response {

@@ -129,6 +129,8 @@ extension Provider {
     ) async -> Result<Response, CourierError> {
         var number = 1
         while true {
+            // The deadline is on the provider's clock, so the attempt's time is measured on it too.
+            let started = setup.timeouts.deadline == nil ? 0 : clock.now()
             let (outcome, attemptMetrics) = await measuredAttempt(number, setup)
             metrics.append(attemptMetrics)
             observe(outcome, number, attemptMetrics, setup)
@@ -138,7 +140,8 @@ extension Provider {
             case .failure(let attemptFailure): failure = attemptFailure
             }
             if case .cancelled = failure.error { return .failure(.cancelled) }
-            switch await retryDecision(after: failure, setup: setup, attempt: number, took: attemptMetrics.duration) {
+            let took = setup.timeouts.deadline == nil ? 0 : clock.now() - started
+            switch await retryDecision(after: failure, setup: setup, attempt: number, took: took) {
             case .retry:
                 metrics[metrics.count - 1].retryReason = setup.storage?.takeRetryReason() ?? .failure
                 number += 1

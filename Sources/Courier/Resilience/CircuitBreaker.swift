@@ -14,10 +14,10 @@ import Foundation
 /// except for a cancellation, or when the status is in ``failureStatusCodes`` (every 5xx, 408 and
 /// 429 by default): never a 4xx the request itself caused.
 ///
-/// The defaults open within about a second of a dependency going fully down, at any rate of at
-/// least 10 requests per two seconds: .NET's standard handler (10 % of at least 100 requests in
-/// 30 s) waits for a 30-second window full of earlier successes and never opens for a client
-/// making fewer than 100 requests in 30 s.
+/// The defaults open after ten failures in a row, or within about a second of a dependency going
+/// down at any rate of at least 10 requests per two seconds: .NET's standard handler (10 % of at
+/// least 100 requests in 30 s) waits for a 30-second window full of earlier successes and never
+/// opens for a client making fewer than 100 requests in 30 s.
 public struct CircuitBreaker: Sendable, Hashable {
     /// The share of failures in the window that opens the breaker; `0.5` by default.
     public var failureRatio: Double
@@ -29,8 +29,9 @@ public struct CircuitBreaker: Sendable, Hashable {
     public var breakDuration: TimeInterval
     /// How many probes may be in flight while half-open; `1` by default.
     public var halfOpenProbes: Int
-    /// Failures in a row that open the breaker whatever the window, or `nil` (the default) for
-    /// the ratio alone.
+    /// Failures in a row that open the breaker whatever the window, or `nil` for the ratio
+    /// alone; `10` by default, so that a client with little traffic, whose window never holds
+    /// ``minimumThroughput`` outcomes, still stops sending to a dependency that is down.
     public var consecutiveFailures: Int?
     /// The status codes that count as failures: 408, 429 and every 5xx by default.
     public var failureStatusCodes: Set<Int>
@@ -50,7 +51,7 @@ public struct CircuitBreaker: Sendable, Hashable {
     ///   - consecutiveFailures: Failures in a row that open it, or `nil`.
     public init(
         failureRatio: Double = 0.5, minimumThroughput: Int = 10, samplingDuration: TimeInterval = 2,
-        breakDuration: TimeInterval = 5, halfOpenProbes: Int = 1, consecutiveFailures: Int? = nil
+        breakDuration: TimeInterval = 5, halfOpenProbes: Int = 1, consecutiveFailures: Int? = 10
     ) {
         self.failureRatio = failureRatio.isFinite ? min(max(failureRatio, 0.001), 1) : 0.5
         self.minimumThroughput = max(1, minimumThroughput)

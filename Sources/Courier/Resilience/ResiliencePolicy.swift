@@ -80,12 +80,13 @@ public struct ResiliencePolicy: Sendable, Hashable {
     /// | Concurrency | 1,000 in flight, no queue | 1,000 permits, no queue |
     /// | Total timeout | the target's `totalTimeoutInterval` (none by default) | 30 s |
     /// | Retries | the interceptor's (``RetryPolicy``: 2 retries, full jitter) within a budget of 20 % of requests + 10/s over 10 s | 3 retries, 2 s exponential with jitter; no budget |
-    /// | Circuit breaker | opens at 50 % failures of ≥ 10 outcomes in 2 s, or never while fewer; 5 s break; 1 probe | opens at 10 % failures of ≥ 100 calls in 30 s; 5 s break |
+    /// | Circuit breaker | opens after 10 failures in a row, or at 50 % failures of ≥ 10 outcomes in 2 s; 5 s break; 1 probe | opens at 10 % failures of ≥ 100 calls in 30 s; 5 s break |
     /// | Attempt timeout | the target's `timeoutInterval` (the engine's 60 s by default) | 10 s |
     /// | Retry-After | the retrier waits it; the host's other requests hold back up to 30 s | the retry waits it |
     /// | Failures | transport failures, 5xx, 408, 429 | the same |
     ///
-    /// Courier's breaker opens within about a second of a dependency going fully down; .NET's
+    /// Courier's breaker opens within milliseconds of a busy dependency going fully down (ten
+    /// failures in a row), and after ten failed requests for a quiet client; .NET's
     /// waits until failures reach 10 % of a 30-second window, seconds late after a busy spell and
     /// never for a client making fewer than 100 calls in 30 s. Courier leaves the timeouts to the
     /// target because a total limit that suits a JSON call cuts off an upload or a stream.

@@ -49,6 +49,29 @@ struct NetworkLoggerPluginTests {
             interceptor: interceptor)
     }
 
+    @Test("a resilience policy's doings: the breaker's transition, the refusal, a retry the budget refused")
+    func resilience() async throws {
+        let log = Capture()
+        let clock = TestClock()
+        let provider = Provider<SampleAPI>(
+            transport: FaultInjectingTransport(clock: clock, outages: [Outage(from: 0, to: 10)]),
+            plugins: [NetworkLoggerPlugin(configuration: log.configuration([]))], interceptor: .retryPolicy,
+            resilience: ResiliencePolicy(
+                retryBudget: RetryBudget(ratio: 0, minimumPerSecond: 0),
+                circuitBreaker: CircuitBreaker(minimumThroughput: 1, consecutiveFailures: 1)),
+            clock: clock)
+        _ = await provider.result(for: .user("octocat"))
+        _ = await provider.result(for: .user("octocat"))
+
+        let lines = log.all.map { String($0.drop { $0 != "]" }.dropFirst(2)) }
+        #expect(lines.contains("Circuit #1: https://api.example.com closed → open"))
+        #expect(lines.contains { $0.hasPrefix("Error #1: ") && $0.hasSuffix("; no retry: retryBudget") })
+        #expect(
+            lines.last
+                == "Error #2: GET https://api.example.com/v1/users/octocat failed in transport: The circuit breaker is "
+                + "open after repeated failures; it tries again in 5.0 s. (20 ms, 1 attempt)")
+    }
+
     @Test("a success: one entry per attempt, one for the result with its duration")
     func success() async throws {
         let log = Capture()

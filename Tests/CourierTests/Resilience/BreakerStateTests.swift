@@ -22,7 +22,7 @@ struct BreakerStateTests {
 
     @Test("opens at the failure ratio once the window holds the minimum throughput, not before")
     func opensAtRatio() {
-        var state = BreakerState(CircuitBreaker(), scope: "s")
+        var state = BreakerState(CircuitBreaker(consecutiveFailures: nil), scope: "s")
         Self.record(&state, failures: 9, at: 0.1)
         #expect(state.state == .closed)
         let transitions = Self.record(&state, failures: 1, at: 0.2)
@@ -32,14 +32,14 @@ struct BreakerStateTests {
 
     @Test("earlier successes hold it closed until failures reach half the window; they expire after 2 s")
     func successesExpire() {
-        var state = BreakerState(CircuitBreaker(), scope: "s")
+        var state = BreakerState(CircuitBreaker(consecutiveFailures: nil), scope: "s")
         Self.record(&state, failures: 20, failed: false, at: 0)
         Self.record(&state, failures: 19, at: 0.5)
         #expect(state.state == .closed)
         Self.record(&state, failures: 1, at: 0.6)
         #expect(state.state == .open)
 
-        var later = BreakerState(CircuitBreaker(), scope: "s")
+        var later = BreakerState(CircuitBreaker(consecutiveFailures: nil), scope: "s")
         Self.record(&later, failures: 100, failed: false, at: 0)
         // 2.1 s later the successes have left the window: ten failures are all it holds.
         Self.record(&later, failures: 10, at: 2.1)

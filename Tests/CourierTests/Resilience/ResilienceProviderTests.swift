@@ -247,3 +247,33 @@ struct ResilienceProviderTests {
         #expect(await provider.result(for: Strict(baseURL: URL(string: "https://one.test:443/other")!)).refusal != nil)
     }
 }
+
+/// How fast the standard breaker opens after a healthy spell.
+@Suite("The standard breaker's timing")
+struct StandardBreakerTimingTests {
+    /// Failures it takes to open `policy`'s breaker after 100 successes in the last second.
+    static func failuresToOpen(_ policy: ResiliencePolicy) async -> Int {
+        let clock = TestClock()
+        let faults = FaultInjectingTransport(clock: clock, outages: [Outage(from: 1, to: 100)])
+        let provider = Provider<OrderTarget>(transport: faults, resilience: policy, clock: clock)
+        let target = OrderTarget(baseURL: URL(string: "https://api.test")!)
+        for _ in 0..<100 {
+            _ = await provider.result(for: target)
+            clock.advance(by: 0.01)
+        }
+        var failures = 0
+        while await provider.result(for: target).refusal == nil, failures < 1000 {
+            failures += 1
+            clock.advance(by: 0.001)
+        }
+        return failures
+    }
+
+    @Test("after 100 successes in the last second: ten failures in a row open it; by the ratio alone, 100")
+    func opensAfterARun() async {
+        #expect(await Self.failuresToOpen(.standard) == 10)
+        #expect(
+            await Self.failuresToOpen(ResiliencePolicy(circuitBreaker: CircuitBreaker(consecutiveFailures: nil))) == 100
+        )
+    }
+}

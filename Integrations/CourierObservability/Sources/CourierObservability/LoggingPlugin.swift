@@ -56,6 +56,10 @@ public struct LoggingPlugin: ObservingPlugin {
         public var refresh: Logger.Level = .debug
         /// "credential refresh failed"; `warning` by default.
         public var refreshFailure: Logger.Level = .warning
+        /// "circuit opened", a ``CircuitBreaker`` that starts refusing requests; `warning` by default.
+        public var circuitOpened: Logger.Level = .warning
+        /// "circuit half-open" and "circuit closed"; `notice` by default.
+        public var circuitChanged: Logger.Level = .notice
 
         /// The defaults, as documented on each level.
         public init() {}
@@ -120,6 +124,7 @@ public struct LoggingPlugin: ObservingPlugin {
     ///   - outcome: The attempt's outcome.
     ///   - target: The target.
     public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
+        logCircuit(outcome, target: target)
         let failed: Bool
         if case .failure = outcome.result { failed = true } else { failed = false }
         let level = failed ? levels.failedAttempt : levels.attempt
@@ -135,6 +140,26 @@ public struct LoggingPlugin: ObservingPlugin {
             if let status = error.response?.statusCode { metadata["http.response.status_code"] = "\(status)" }
             metadata["error.type"] = .string(RequestLabels.errorType(error))
             logger.log(level: level, "attempt failed", metadata: metadata)
+        }
+    }
+
+    /// Logs each circuit breaker transition the attempt caused or saw, with the scope (an origin,
+    /// without a path) and the states.
+    private func logCircuit(_ outcome: AttemptOutcome, target: any TargetType) {
+        for transition in outcome.metrics.resilience?.circuitTransitions ?? [] {
+            let level = transition.to == .open ? levels.circuitOpened : levels.circuitChanged
+            guard let logger = logger(for: level) else { continue }
+            var metadata = base(outcome.requestID, target, outcome.request)
+            metadata["courier.circuit.scope"] = "\(transition.scope)"
+            metadata["courier.circuit.from"] = "\(transition.from.rawValue)"
+            metadata["courier.circuit.to"] = "\(transition.to.rawValue)"
+            let message: Logger.Message =
+                switch transition.to {
+                case .open: "circuit opened"
+                case .halfOpen: "circuit half-open"
+                case .closed: "circuit closed"
+                }
+            logger.log(level: level, message, metadata: metadata)
         }
     }
 

@@ -21,6 +21,8 @@ import Metrics
 /// | `courier.client.retries` | counter | per request that was retried after a failure, by the number of those retries | target, method |
 /// | `courier.client.reauthentications` | counter | per request sent again with a refreshed credential after an authentication failure, by the number of resends | target, method |
 /// | `http.client.request.body.size`, `http.client.response.body.size` | recorder, bytes | per request | target, method |
+/// | `courier.client.circuit.transitions` | counter | per circuit breaker transition an attempt caused or saw | target, `courier.circuit.to` (`open`, `halfOpen`, `closed`) |
+/// | `courier.client.retry.refusals` | counter | per retry asked for but not made | target, method, `courier.refusal` (`retryBudget`, `deadline`) |
 /// | `courier.client.refreshes` | counter | per credential refresh or sign-in an ``AuthenticationInterceptor`` of the provider ran (once however many requests waited) | target, `courier.refresh.kind` (`refresh`, `signIn`), `outcome` (`success`, `failure`) |
 ///
 /// Retries and reauthentications are told apart by each attempt's ``AttemptMetrics/retryReason``:
@@ -57,6 +59,12 @@ public struct MetricsPlugin: ObservingPlugin {
         case .failure(let error): result = RequestLabels.errorType(error)
         }
         family(target, outcome.request).attempts(result).increment()
+        for transition in outcome.metrics.resilience?.circuitTransitions ?? [] {
+            handles.counter(
+                "courier.client.circuit.transitions",
+                [("courier.target", handles.names.name(of: target)), ("courier.circuit.to", transition.to.rawValue)]
+            ).increment()
+        }
     }
 
     /// Records the request's count, duration, retries and sizes.
@@ -89,6 +97,16 @@ public struct MetricsPlugin: ObservingPlugin {
         if retries > 0 { family.retries.increment(by: retries) }
         let resends = metrics.attempts.count { $0.retryReason == .reauthentication }
         if resends > 0 { family.reauthentications.increment(by: resends) }
+        if let refusal = metrics.attempts.last?.retryRefusal {
+            handles.counter(
+                "courier.client.retry.refusals",
+                [
+                    ("courier.target", handles.names.name(of: target)),
+                    ("http.request.method", request.map(RequestLabels.method) ?? "GET"),
+                    ("courier.refusal", refusal.description),
+                ]
+            ).increment()
+        }
         family.requestBodySize.record(metrics.attempts.reduce(0) { $0 + $1.bytesSent })
         family.responseBodySize.record(metrics.attempts.last?.bytesReceived ?? 0)
     }

@@ -44,8 +44,22 @@ public enum RequestLabels {
         switch error {
         case .statusCode(let response): String(response.statusCode)
         case .transport(let failure as TransportFailure, _): failure.kind.rawValue
+        case .transport(let refusal as ResilienceError, _): Self.refusal(refusal)
         case .cancelled: "cancelled"
         default: error.stage.rawValue
+        }
+    }
+
+    /// A resilience policy's refusal: `circuitOpen`, `queueFull`, `queueTimedOut`, `rateLimited`,
+    /// `backingOff`, or `resilience` for a later kind.
+    private static func refusal(_ refusal: ResilienceError) -> String {
+        switch refusal {
+        case .circuitOpen: "circuitOpen"
+        case .queueFull: "queueFull"
+        case .queueTimedOut: "queueTimedOut"
+        case .rateLimited: "rateLimited"
+        case .backingOff: "backingOff"
+        @unknown default: "resilience"
         }
     }
 

@@ -1,0 +1,80 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The policies over URLSession against a real loopback server, on a clock the test moves: the
+/// network is real, the breaker's break and the back-off are virtual.
+@Suite("Resilience over URLSession")
+struct ResilienceEngineTests {
+    let clock = TestClock()
+    let policy = ResiliencePolicy(
+        circuitBreaker: CircuitBreaker(minimumThroughput: 1000, consecutiveFailures: 3), serverBackOff: ServerBackOff())
+
+    func provider() -> Provider<OrderTarget> {
+        Provider<OrderTarget>(transport: URLSessionTransport(), resilience: policy, clock: clock)
+    }
+
+    @Test("a server answering 503 opens the breaker: refused requests never reach it; it closes once a probe succeeds")
+    func unavailable() async throws {
+        let healthy = TestBox(false)
+        let server = try LoopbackServer { _ in healthy.value ? .json("{}") : ServerReply(status: 503) }
+        defer { server.stop() }
+        let provider = provider()
+        let target = OrderTarget(baseURL: server.baseURL)
+        for _ in 0..<3 { #expect(await provider.result(for: target).status == 503) }
+        let refused = await provider.result(for: target)
+        #expect(refused.refusal == .circuitOpen(retryAfter: 5))
+        #expect(server.requests.count == 3)
+
+        healthy.modify { $0 = true }
+        clock.advance(by: 5)
+        #expect(await provider.result(for: target).status == 200)
+        #expect(await provider.result(for: target).status == 200)
+        #expect(server.requests.count == 5)
+    }
+
+    @Test("refused connections open it too; a server started on the port afterwards is found by the probe")
+    func refused() async throws {
+        let closed = try ClosedPort()
+        let provider = provider()
+        let target = OrderTarget(baseURL: closed.baseURL)
+        for _ in 0..<3 {
+            let result = await provider.result(for: target)
+            guard case .failure(.transport(let failure as TransportFailure, _)) = result else {
+                Issue.record("expected a refused connection, got \(result)")
+                return
+            }
+            #expect(failure.kind == .cannotConnect)
+        }
+        #expect(await provider.result(for: target).refusal == .circuitOpen(retryAfter: 5))
+        closed.release()
+        let server = try LoopbackServer(port: closed.port) { _ in .json("{}") }
+        defer { server.stop() }
+        clock.advance(by: 5)
+        #expect(await provider.result(for: target).status == 200)
+    }
+
+    @Test("a 429 with Retry-After holds the next request to the host back until then")
+    func retryAfter() async throws {
+        let count = TestBox(0)
+        let server = try LoopbackServer { _ in
+            count.modify { $0 += 1 }
+            return count.value == 1 ? ServerReply(status: 429, headers: ["Retry-After": "3"]) : .json("{}")
+        }
+        defer { server.stop() }
+        let provider = provider()
+        let target = OrderTarget(baseURL: server.baseURL)
+        #expect(await provider.result(for: target).status == 429)
+        let held = Task { await provider.result(for: target) }
+        try await clock.waitForSleepers(1)
+        #expect(server.requests.count == 1)
+        clock.advance(by: 3.3)
+        #expect(await held.value.status == 200)
+        #expect(server.requests.count == 2)
+    }
+}
