@@ -161,6 +161,8 @@ public final class TestClock: ProviderClock {
 }
 
 /// Why a ``TestClock`` wait failed.
+///
+/// Later versions may add cases: a `switch` over it needs a `default`.
 public enum TestClockError: Error, Equatable {
     /// Fewer sleepers than `expected` arrived in time; `waiting` did.
     case sleepersDidNotArrive(expected: Int, waiting: Int)
