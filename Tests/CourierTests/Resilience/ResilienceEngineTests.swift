@@ -78,3 +78,52 @@ struct ResilienceEngineTests {
         #expect(server.requests.count == 2)
     }
 }
+
+/// A streamed response through the policies: its head passes the gates and teaches the breaker;
+/// its place of the concurrency limit is given back when the head has arrived, not when the body
+/// ends.
+@Suite("Resilience and streamed responses")
+struct ResilienceStreamTests {
+    @Test("a stream being read holds no place: another request goes while its body is still open")
+    func placeReleasedAtHead() async throws {
+        let server = try LoopbackServer { request in
+            guard request.path == "/stream" else { return .json("{}") }
+            return .stall(Data(repeating: UInt8(ascii: "a"), count: 1000), after: 12)
+        }
+        defer { server.stop() }
+        let provider = Provider<OrderTarget>(
+            transport: URLSessionTransport(),
+            resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1)))
+        var streamed = OrderTarget(baseURL: server.baseURL)
+        streamed.path = "/stream"
+        let stream = try await provider.stream(streamed)
+        #expect(stream.statusCode == 200)
+        // The body is still open (the server stalls after 12 of its 1,000 bytes), yet the place is free.
+        #expect(await provider.result(for: OrderTarget(baseURL: server.baseURL)).status == 200)
+        _ = stream
+    }
+
+    @Test("streams answered 503 open the breaker; the next stream is refused without a request")
+    func breakerOnHeads() async throws {
+        let server = try LoopbackServer { _ in ServerReply(status: 503) }
+        defer { server.stop() }
+        let provider = Provider<OrderTarget>(
+            transport: URLSessionTransport(),
+            resilience: ResiliencePolicy(
+                circuitBreaker: CircuitBreaker(minimumThroughput: 1000, consecutiveFailures: 2)),
+            clock: TestClock())
+        let target = OrderTarget(baseURL: server.baseURL)
+        for _ in 0..<2 {
+            await #expect(throws: CourierError.self) { _ = try await provider.stream(target) }
+        }
+        do {
+            _ = try await provider.stream(target)
+            Issue.record("expected a refusal")
+        } catch .transport(let refusal as ResilienceError, _) {
+            #expect(refusal == .circuitOpen(retryAfter: 5))
+        } catch {
+            Issue.record("expected a refusal, got \(error)")
+        }
+        #expect(server.requests.count == 2)
+    }
+}
