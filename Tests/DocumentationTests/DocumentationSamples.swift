@@ -126,7 +126,7 @@ import Testing
     _ = authentication
     _ = provider
     // sample 2
-    let patient = Provider<GitHub>(interceptor: .retryPolicy(retryLimit: 4, jitter: .full))
+    let patient = Provider<GitHub>(interceptor: .retryPolicy(retryLimit: 4, jitter: .proportional(0.2)))
     let lostConnectionsOnly = Provider<GitHub>(interceptor: .connectionLostRetryPolicy)
     print(patient.interceptor != nil, lostConnectionsOnly.interceptor != nil)
     _ = patient
