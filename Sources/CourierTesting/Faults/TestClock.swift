@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// A clock that moves only when the test moves it: give it to a ``Courier/Provider`` (its
+/// A clock that moves only when the test moves it: give it to a `Provider` (its
 /// `clock`) and every retry delay, total timeout, `Retry-After` date and resilience policy reads
 /// it, so that a ten-second outage runs in milliseconds and a run repeats exactly.
 ///
