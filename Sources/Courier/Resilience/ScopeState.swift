@@ -118,15 +118,24 @@ final class ScopeState: Sendable {
     }
 
     /// Every gate at once, when none makes the attempt wait: one lock for the first attempt's
-    /// deposit in the retry budget, the back-off, the rate limit and the breaker, then a place of the concurrency limit if it has one free. What a
-    /// gate gave is given back when a later one would make the attempt wait.
+    /// deposit in the retry budget, the back-off, the rate limit and the breaker, then a place of
+    /// the concurrency limit if it has one free. What a gate gave is given back when a later one
+    /// would make the attempt wait.
     func passAtOnce(now: TimeInterval, deposit: Bool) -> Passage {
         let passage = shared.withLock { shared -> Passage in
             if deposit { shared.ledger?.deposit(now: now) }
             if backOff != nil, shared.backOffUntil > now { return .mustWait([]) }
-            if shared.bucket != nil, shared.bucket!.take(now: now) != .success(0) {
-                shared.bucket!.giveBack()
-                return .mustWait([])
+            if shared.bucket != nil {
+                switch shared.bucket!.take(now: now) {
+                case .success(let wait) where wait == 0: break
+                case .success:
+                    // A token reserved for later: given back, the slow path waits for it.
+                    shared.bucket!.giveBack()
+                    return .mustWait([])
+                case .failure:
+                    // Nothing was taken; the slow path refuses with the wait it would need.
+                    return .mustWait([])
+                }
             }
             guard shared.breaker != nil else { return .admitted(.pass, []) }
             var transitions: [CircuitTransition] = []

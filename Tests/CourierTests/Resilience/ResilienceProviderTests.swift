@@ -156,6 +156,20 @@ struct ResilienceProviderTests {
         #expect(faults.received == [0, 0, 0.5])
     }
 
+    @Test("a rate limit that may not wait refuses the request past its permits, and lets the next one through in time")
+    func rateLimitFailsFast() async throws {
+        let faults = FaultInjectingTransport(clock: clock)
+        let provider = Provider<OrderTarget>(
+            transport: faults, resilience: ResiliencePolicy(rateLimit: RateLimit(permits: 1, interval: 10)),
+            clock: clock)
+        #expect(await provider.result(for: target).status == 200)
+        #expect(await provider.result(for: target).refusal == .rateLimited(retryAfter: 10))
+        #expect(await provider.result(for: target).refusal == .rateLimited(retryAfter: 10))
+        clock.advance(by: 10)
+        #expect(await provider.result(for: target).status == 200)
+        #expect(faults.received == [0, 10])
+    }
+
     @Test(
         "hedging: a slow first copy is overtaken by a hedge after the delay, and cancelled",
         .timeLimit(.minutes(1)))
