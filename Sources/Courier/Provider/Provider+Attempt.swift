@@ -212,7 +212,9 @@ extension Provider {
                     let adapt: @Sendable () async throws -> URLRequest = {
                         try await interceptor.adapt(request, context: context)
                     }
-                    adapted = try await TimeLimit.run(seconds: max(0.001, deadline.remaining), discard: { _ in }, adapt)
+                    adapted = try await TimeLimit.run(
+                        seconds: max(0.001, deadline.remaining), clock: setup.timeouts.limitClock, discard: { _ in },
+                        adapt)
                 } else {
                     adapted = try await interceptor.adapt(request, context: context)
                 }

@@ -107,7 +107,7 @@ extension Provider {
         let total = options.totalLimit ?? scope?.totalTimeout
         return Timeouts(
             attempt: options.attemptLimit ?? scope?.attemptTimeout,
-            deadline: total.map { Deadline(after: $0, clock: clock) }, clock: clock)
+            deadline: total.map { Deadline(after: $0, clock: clock) }, clock: clock, ownClock: hasOwnClock)
     }
 
     @inline(__always)

@@ -64,7 +64,7 @@ extension Transport {
     package func sendWithinTimeout(_ request: TransportRequest) async throws -> TransportResponse {
         guard let timeout = request.timeout, !capabilities.contains(.timeouts) else { return try await send(request) }
         return try await TimeLimit.run(
-            seconds: timeout, clock: request.timeouts?.clock,
+            seconds: timeout, clock: request.timeouts?.limitClock,
             discard: { late in late.fileURL.map { try? FileManager.default.removeItem(at: $0) } },
             { try await send(request) })
     }

@@ -8,7 +8,8 @@ package enum TimeLimit {
     /// Runs `operation` for at most `seconds`.
     /// - Parameters:
     ///   - seconds: The limit.
-    ///   - clock: The clock the limit is measured on; the system's by default.
+    ///   - clock: The clock the limit is measured on, slept on by a task; `nil` (the default) for
+    ///     the system's, which a dispatch timer measures.
     ///   - discard: Cleans up a result that arrives after the limit (a downloaded file, say).
     ///   - operation: The work; cancelled when time runs out or the caller is cancelled.
     /// - Returns: What `operation` returned in time.
@@ -27,7 +28,7 @@ package enum TimeLimit {
         // Another clock than the system's (a test's) is slept on; the system's needs no task.
         var sleeper: Task<Void, Never>?
         var timer: (any DispatchSourceTimer)?
-        if let clock, !(clock is SystemClock) {
+        if let clock {
             sleeper = Task {
                 guard (try? await clock.sleep(seconds: limit)) != nil else { return }
                 expire()

@@ -24,6 +24,12 @@ struct Timeouts: Sendable {
     let deadline: Deadline?
     /// The provider's clock, which the limits are measured on.
     var clock: any ProviderClock = .system
+    /// Whether `clock` is another than the system's (read once by the provider).
+    var ownClock = false
+
+    /// The clock a time limit must sleep on, or `nil` for the system's, which needs no task and
+    /// no look at the clock's type on every wait (a stream waits once per chunk).
+    var limitClock: (any ProviderClock)? { ownClock ? clock : nil }
 
     /// The time the next exchange may take: the attempt's limit or what is left of the request's,
     /// whichever is shorter (at least a millisecond, so an expired deadline times out at once).

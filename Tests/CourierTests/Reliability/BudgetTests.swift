@@ -35,7 +35,7 @@ struct BudgetTests {
                         return request
                     }
                 ],
-                retriers: [RetryPolicy(exponentialBackoffScale: 0.05)]))
+                retriers: [RetryPolicy(exponentialBackoffScale: 0.05, jitter: .none)]))
         let error = await capture { try await provider.request(Budgeted(baseURL: server.baseURL)) }
         #expect((error?.underlyingError as? TransportFailure)?.kind == .timedOut)
         // Attempt 1 times out at 0.3 s, 0.65 s are left after the backoff: a retry. Attempt 2

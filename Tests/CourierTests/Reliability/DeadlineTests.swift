@@ -45,7 +45,8 @@ struct DeadlineTests {
             var totalTimeoutInterval: TimeInterval? { 0.5 }
         }
         let server = try LoopbackServer { _ in ServerReply(status: 503) }
-        let provider = Provider<Target>(interceptor: .retryPolicy(retryLimit: 10, exponentialBackoffScale: 0.2))
+        let provider = Provider<Target>(
+            interceptor: .retryPolicy(retryLimit: 10, exponentialBackoffScale: 0.2, jitter: .none))
         let error = await capture { try await provider.request(Target(baseURL: server.baseURL)) }
         // Either no retry fits in the time left (the last 503 is kept), or the deadline cut the
         // attempt in flight short: both end the request by the deadline.

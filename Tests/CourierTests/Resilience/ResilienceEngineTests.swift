@@ -59,6 +59,25 @@ struct ResilienceEngineTests {
         #expect(await provider.result(for: target).status == 200)
     }
 
+    @Test("connections cut after the request was read count as failures: the breaker opens, the server is spared")
+    func cutAfterRequest() async throws {
+        let server = try LoopbackServer { _ in .closeConnection }
+        defer { server.stop() }
+        let provider = provider()
+        let target = OrderTarget(baseURL: server.baseURL)
+        for _ in 0..<3 {
+            let result = await provider.result(for: target)
+            guard case .failure(.transport(let failure as TransportFailure, _)) = result else {
+                Issue.record("expected a cut connection, got \(result)")
+                return
+            }
+            #expect(failure.kind != .cannotConnect)
+        }
+        let reached = server.requests.count
+        #expect(await provider.result(for: target).refusal == .circuitOpen(retryAfter: 5))
+        #expect(server.requests.count == reached)
+    }
+
     @Test("a 429 with Retry-After holds the next request to the host back until then")
     func retryAfter() async throws {
         let count = TestBox(0)
