@@ -39,7 +39,7 @@ struct CacheStage: Transport {
     }
 
     /// One GET's view of the cache.
-    struct Lookup {
+    struct Lookup: Sendable {
         let request: TransportRequest
         let url: URL
         let key: String
@@ -100,27 +100,34 @@ struct CacheStage: Transport {
         return keep(response, lookup, sent: sent)
     }
 
-    /// The network's answer for a miss. Concurrent misses for one key send once: the first
-    /// sends in a task of its own (so that its caller's cancellation does not end it), the
-    /// others wait for it and take what it stored.
+    /// The network's answer for a miss. Concurrent misses for one key send once (``CacheFills``):
+    /// the first sends in a task of its own, the others wait for it, each within its own
+    /// timeout, and take what it stored; the last one to leave cancels it.
     private func fetch(_ lookup: Lookup, joining: Bool) async throws -> TransportResponse {
         let engine = engine
         let request = engineRequest(lookup.request)
-        let (task, isLeader) = cache.fills.withLock { fills -> (Task<Fill, any Error>, Bool) in
-            if joining, let running = fills[lookup.key] { return (running, false) }
+        let share = cache.fills.share(lookup.key, joining: joining) { [self] in
             let sent = cache.now()
-            let task = Task { [self] in
-                defer { _ = cache.fills.withLock { $0.removeValue(forKey: lookup.key) } }
-                let response = try await engine.send(request)
-                return Fill(response: keep(response, lookup, sent: sent), startedAt: sent)
-            }
-            if joining { fills[lookup.key] = task }
-            return (task, true)
+            let response = try await engine.send(request)
+            return Fill(response: keep(response, lookup, sent: sent), startedAt: sent)
         }
-        if isLeader { return try await SharedTask.value(of: task).response }
+        if share.isLeader { return try await cache.fills.value(of: share).response }
+        // The engine bounds the leader's exchange by the leader's timeout; a joiner's own wait
+        // is bounded here (a transport without timeouts of its own is bounded by the provider).
+        guard let timeout = lookup.request.timeout, engine.capabilities.contains(.timeouts) else {
+            return try await joined(share, lookup)
+        }
+        let wait: @Sendable () async throws -> TransportResponse = { [self] in try await joined(share, lookup) }
+        return try await TimeLimit.run(
+            seconds: timeout, clock: lookup.request.timeouts?.limitClock, discard: { _ in }, wait)
+    }
+
+    /// A joiner's answer: what the fill stored, or its own fetch when the fill failed or stored
+    /// nothing this request may use.
+    private func joined(_ share: CacheFills.Share, _ lookup: Lookup) async throws -> TransportResponse {
         let fill: Fill
         do {
-            fill = try await SharedTask.value(of: task)
+            fill = try await cache.fills.value(of: share)
         } catch {
             if Task.isCancelled { throw error }
             return try await fetch(lookup, joining: false)
@@ -162,19 +169,16 @@ struct CacheStage: Transport {
     }
 
     /// Validates in a task of its own, once per key at a time, for `stale-while-revalidate`.
+    /// The validation keeps no part of the caller's attempt: its own resilience notes, no progress.
     private func revalidateInBackground(_ lookup: Lookup, _ stored: CachedResponse) {
-        let backgroundKey = "revalidate " + lookup.key
         var request = lookup.request
         request.progress = nil
+        if request.resilienceNotes != nil { request.resilienceNotes = ResilienceNotes() }
         let background = Lookup(
             request: request, url: lookup.url, key: lookup.key, fields: lookup.fields, asked: lookup.asked)
-        cache.fills.withLock { fills in
-            guard fills[backgroundKey] == nil else { return }
-            fills[backgroundKey] = Task { [self] in
-                defer { _ = cache.fills.withLock { $0.removeValue(forKey: backgroundKey) } }
-                let freshness = CacheFreshness(stored, now: cache.now(), heuristicFraction: 0)
-                return Fill(response: try await validate(background, stored, freshness), startedAt: cache.now())
-            }
+        cache.fills.startInBackground("revalidate " + lookup.key) { [self] in
+            let freshness = CacheFreshness(stored, now: cache.now(), heuristicFraction: 0)
+            return Fill(response: try await validate(background, stored, freshness), startedAt: cache.now())
         }
     }
 

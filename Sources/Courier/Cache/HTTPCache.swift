@@ -34,7 +34,7 @@ public final class HTTPCache: Sendable {
     public let heuristicFraction: Double
     let now: @Sendable () -> Date
     /// The fetches in flight by key, which concurrent misses join.
-    let fills = Locked<[String: Task<CacheStage.Fill, any Error>]>([:])
+    let fills = CacheFills()
 
     /// Creates a cache.
     /// - Parameters:
@@ -58,7 +58,7 @@ public final class HTTPCache: Sendable {
     /// Waits until the fetches and background validations in flight now have ended: for tests
     /// that check what a `stale-while-revalidate` validation stored.
     public func waitForPendingWork() async {
-        for task in fills.withLock({ Array($0.values) }) { _ = await task.result }
+        await fills.waitForAll()
     }
 
     /// The primary key of a request for `url`: the method and the URL without its fragment.

@@ -58,8 +58,24 @@ public enum CookieDomain {
         let scheme = url.scheme?.lowercased()
         if scheme == "https" || scheme == "wss" { return true }
         let host = canonicalHost(url)
-        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "[::1]"
-            || host.hasPrefix("127.")
+        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || isIPv4Loopback(host)
+    }
+
+    /// Whether `host` is an IPv4 literal in 127.0.0.0/8: four decimal parts of at most 255, the
+    /// first 127. A name that merely starts with `127.` (`127.example.com`) is not one.
+    static func isIPv4Loopback(_ host: String) -> Bool {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit) && Int(part).map { $0 <= 255 } == true
+        }
+    }
+
+    /// §5.1.4: the request path as sent, percent-encoded and with its trailing slash (`URL.path`
+    /// decodes it and drops a trailing slash, so `/docs/` would read as `/docs`); `/` when empty.
+    static func requestPath(of url: URL) -> String {
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+        return path.isEmpty ? "/" : path
     }
 
     /// §5.1.2: the request host, lower-cased (brackets of an IPv6 literal removed).

@@ -85,7 +85,7 @@ public final class CookieJar: Sendable {
     /// - Returns: The matching cookies; sending them counts as using them.
     public func cookies(for url: URL) -> [Cookie] {
         let host = CookieDomain.canonicalHost(url)
-        let path = url.path.isEmpty ? "/" : url.path
+        let path = CookieDomain.requestPath(of: url)
         let secure = CookieDomain.isSecure(url)
         let current = now()
         return state.withLock { contents in

@@ -38,6 +38,19 @@ final class HopCookies: Sendable {
         return request
     }
 
+    /// Stores the `Set-Cookie` fields of an attempt's final answer from `url`. Every answer's
+    /// cookies count, a rejected status's too, as in a browser; so do those of a `304` that
+    /// revalidated a stored response (a rotated session cookie often comes on one). A stored
+    /// answer's own never count again: they could bring back a cookie the server has since
+    /// removed.
+    func storeCookies(of received: TransportResponse, url: URL) {
+        switch received.cacheOutcome {
+        case nil, .miss?, .unsatisfiable?: jar.store(from: received.headerFields, url: url)
+        case .revalidated(let notModified)?: jar.store(from: notModified, url: url)
+        case .fresh?, .stale?, .shared?: break
+        }
+    }
+
     /// The next hop after a redirect: its `Set-Cookie` stored, and the cookies for `next`'s URL
     /// (the caller's own only if the redirect policy kept the field).
     func nextHop(after redirect: HTTPURLResponse, fields: HeaderFields, _ next: URLRequest) -> URLRequest {

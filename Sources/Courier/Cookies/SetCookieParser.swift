@@ -88,7 +88,7 @@ struct SetCookieParser {
         }
         let secureOrigin = CookieDomain.isSecure(url)
         if attributes.secure && !secureOrigin { return nil }
-        let path = attributes.path ?? CookieDomain.defaultPath(of: url.path.isEmpty ? "/" : url.path)
+        let path = attributes.path ?? CookieDomain.defaultPath(of: CookieDomain.requestPath(of: url))
         let lowered = name.lowercased()
         if lowered.hasPrefix("__secure-") && !attributes.secure { return nil }
         if lowered.hasPrefix("__host-") && !(attributes.secure && hostOnly && path == "/") { return nil }

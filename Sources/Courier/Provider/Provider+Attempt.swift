@@ -154,10 +154,8 @@ extension Provider {
             let failure = Self.failure(error) { .exchange($0, request: request) }
             return .failure(AttemptFailure(error: failure, request: request))
         }
-        // Every answer's cookies count, a rejected status's too, as in a browser; a stored
-        // answer's never do again (they could bring back a cookie the server has since removed).
-        if let hopCookies, received.cacheOutcome?.isHit != true, let url = received.response?.url ?? request.url {
-            hopCookies.jar.store(from: received.headerFields, url: url)
+        if let hopCookies, let url = received.response?.url ?? request.url {
+            hopCookies.storeCookies(of: received, url: url)
         }
         return settle(received, request: request, setup: setup)
     }

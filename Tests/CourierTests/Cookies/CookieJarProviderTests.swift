@@ -142,6 +142,49 @@ struct CookieJarProviderTests {
             lock.withLock { seen.append(request.request.value(forHTTPHeaderField: "Cookie")) }
         }
     }
+
+    @Test("a Set-Cookie on the 304 that revalidated a stored answer is stored: a rotated session cookie is kept")
+    func cookieOnNotModified() async throws {
+        let server = try LoopbackServer { request in
+            let cookie = request.headers.first { $0.name.lowercased() == "cookie" }?.value ?? "none"
+            if request.headers.contains(where: { $0.name.lowercased() == "if-none-match" }) {
+                return ServerReply(status: 304, headers: ["ETag": "\"v1\"", "Set-Cookie": "session=2; Path=/"])
+            }
+            return ServerReply(
+                headers: ["ETag": "\"v1\"", "Cache-Control": "no-cache", "Set-Cookie": "session=1; Path=/"],
+                body: Data("sent \(cookie)".utf8))
+        }
+        defer { server.stop() }
+        let jar = CookieJar()
+        let provider = Provider<Site>(transport: URLSessionTransport(), cookieJar: jar, cache: HTTPCache())
+        let site = Site(baseURL: server.baseURL, path: "/page")
+
+        #expect(try await provider.request(site).cacheOutcome == .miss)
+        let revalidated = try await provider.request(site)
+        guard case .revalidated = revalidated.cacheOutcome else {
+            Issue.record("expected a revalidated answer, got \(String(describing: revalidated.cacheOutcome))")
+            return
+        }
+
+        #expect(jar.cookies.map { "\($0.name)=\($0.value)" } == ["session=2"])
+        _ = try await provider.request(site)
+        #expect(server.requests.last?.headers.first { $0.name.lowercased() == "cookie" }?.value == "session=2")
+    }
+
+    @Test("a cookie the server sets for /docs/ reaches /docs/ on the next request")
+    func trailingSlashThroughTheProvider() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/docs/"
+                ? ServerReply(headers: ["Set-Cookie": "seen=1"], body: Data())
+                : .text(request.headers.first { $0.name.lowercased() == "cookie" }?.value ?? "none")
+        }
+        defer { server.stop() }
+        let provider = Provider<Site>(transport: URLSessionTransport(), cookieJar: CookieJar())
+        _ = try await provider.request(Site(baseURL: server.baseURL, path: "/docs/"))
+
+        #expect(try await sent(provider, server, "/docs/page") == "seen=1")
+        #expect(try await sent(provider, server, "/other") == "none")
+    }
 }
 
 extension CookieJarProviderTests.Site {

@@ -46,6 +46,37 @@ struct CookieJarTests {
         #expect(jar.headerValue(for: url("https://bank.test/")) == "token=s")
     }
 
+    @Test("only IP literals in 127.0.0.0/8 count as loopback: 127.example.com is an ordinary insecure host")
+    func loopbackIsAnAddress() {
+        let jar = CookieJar(now: clock.reading)
+        jar.store(["a=1; Secure"], from: url("http://127.0.0.1/"))
+        jar.store(["b=2; Secure"], from: url("http://127.1.2.3/"))
+        jar.store(["c=3; Secure"], from: url("http://127.example.com/"))
+        jar.store(["d=4; Secure"], from: url("http://127.0.0.1.example.com/"))
+
+        #expect(jar.headerValue(for: url("http://127.0.0.1/")) == "a=1")
+        #expect(jar.headerValue(for: url("http://127.1.2.3/")) == "b=2")
+        #expect(jar.headerValue(for: url("http://127.example.com/")) == nil)
+        #expect(jar.headerValue(for: url("http://127.0.0.1.example.com/")) == nil)
+        jar.store(["e=5; Secure"], from: url("https://127.example.com/"))
+        #expect(jar.headerValue(for: url("http://127.example.com/")) == nil)
+    }
+
+    @Test("paths are read as sent: a trailing slash is kept for matching and for the default path")
+    func trailingSlash() {
+        let jar = CookieJar(now: clock.reading)
+        jar.store(["docs=1; Path=/docs/"], from: url("https://x.test/login"))
+        jar.store(["dir=2"], from: url("https://x.test/guide/"))
+
+        #expect(jar.headerValue(for: url("https://x.test/docs/")) == "docs=1")
+        #expect(jar.headerValue(for: url("https://x.test/docs/intro")) == "docs=1")
+        #expect(jar.headerValue(for: url("https://x.test/docs")) == nil)
+        // Set by /guide/, the default path is /guide (RFC 6265 §5.1.4), not /.
+        #expect(jar.cookies.first { $0.name == "dir" }?.path == "/guide")
+        #expect(jar.headerValue(for: url("https://x.test/guide/page")) == "dir=2")
+        #expect(jar.headerValue(for: url("https://x.test/other")) == nil)
+    }
+
     @Test("a cookie expires on the jar's clock; Max-Age=0 deletes; a replacement keeps its place in the order")
     func expiryAndReplacement() {
         let jar = CookieJar(now: clock.reading)

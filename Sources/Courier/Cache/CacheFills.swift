@@ -1,0 +1,115 @@
+import Foundation
+
+/// The network fills of one ``HTTPCache`` in flight: concurrent misses for one key send once.
+///
+/// A fill runs in a task of its own, so that no one caller's cancellation ends it for the
+/// others; it runs until it answers or until its last waiter has left (cancelled, or out of
+/// time), and is then cancelled. So a cancelled caller's exchange ends with it, as it does
+/// without a cache, and a concurrency limit's place or a breaker's probe returns with the
+/// caller. A background validation (`stale-while-revalidate`) has no waiter and runs to its end.
+final class CacheFills: Sendable {
+    /// A fill's answer, and when it was sent.
+    typealias Work = @Sendable () async throws -> CacheStage.Fill
+
+    /// A fill's identity, so that a finished or abandoned fill never removes a newer one.
+    fileprivate final class Token: Sendable {}
+
+    /// A fill in flight and how many callers wait for it.
+    private struct Entry {
+        let token: Token
+        let task: Task<CacheStage.Fill, any Error>
+        var waiters: Int
+    }
+
+    /// One caller's share of a fill: the task, and whether this caller started it.
+    struct Share: Sendable {
+        fileprivate let key: String?
+        fileprivate let token: Token
+        fileprivate let task: Task<CacheStage.Fill, any Error>
+        let isLeader: Bool
+    }
+
+    private let running = Locked<[String: Entry]>([:])
+
+    /// Joins the fill running for `key` when `joining` and there is one; else starts `work` as a
+    /// new fill, registered for others to join when `joining`.
+    func share(_ key: String, joining: Bool, start work: @escaping Work) -> Share {
+        running.withLock { running in
+            if joining, var entry = running[key] {
+                entry.waiters += 1
+                running[key] = entry
+                return Share(key: key, token: entry.token, task: entry.task, isLeader: false)
+            }
+            let token = Token()
+            let task = Task { [weak self] in
+                defer { self?.remove(key, token) }
+                return try await work()
+            }
+            guard joining else { return Share(key: nil, token: token, task: task, isLeader: true) }
+            running[key] = Entry(token: token, task: task, waiters: 1)
+            return Share(key: key, token: token, task: task, isLeader: true)
+        }
+    }
+
+    /// The fill's answer. A caller that stops waiting (cancelled, or out of time) while others
+    /// still wait leaves at once; the last one cancels the fill and returns once it has ended,
+    /// as a caller without a cache returns once its exchange has, so that what the exchange held
+    /// (a concurrency limit's place, a breaker's probe) is free by then.
+    func value(of share: Share) async throws -> CacheStage.Fill {
+        do {
+            return try await SharedTask.value(of: share.task)
+        } catch {
+            if leave(share) { _ = await share.task.result }
+            throw error
+        }
+    }
+
+    /// Starts `work` under `key` unless a fill of that key runs already; nobody waits for it.
+    func startInBackground(_ key: String, _ work: @escaping Work) {
+        running.withLock { running in
+            guard running[key] == nil else { return }
+            let token = Token()
+            let task = Task { [weak self] in
+                defer { self?.remove(key, token) }
+                return try await work()
+            }
+            running[key] = Entry(token: token, task: task, waiters: 0)
+        }
+    }
+
+    /// How many callers wait for the fill of `key` (0 when none runs), for tests.
+    func waiters(forKey key: String) -> Int {
+        running.withLock { $0[key]?.waiters ?? 0 }
+    }
+
+    /// Waits until the fills in flight now have ended.
+    func waitForAll() async {
+        for task in running.withLock({ $0.values.map(\.task) }) { _ = await task.result }
+    }
+
+    /// One waiter fewer; the last one to leave cancels the fill. Returns whether it did.
+    private func leave(_ share: Share) -> Bool {
+        guard let key = share.key else {
+            share.task.cancel()
+            return true
+        }
+        let abandoned = running.withLock { running -> Bool in
+            guard var entry = running[key], entry.token === share.token else { return false }
+            entry.waiters -= 1
+            guard entry.waiters == 0 else {
+                running[key] = entry
+                return false
+            }
+            running[key] = nil
+            return true
+        }
+        if abandoned { share.task.cancel() }
+        return abandoned
+    }
+
+    private func remove(_ key: String, _ token: Token) {
+        running.withLock { running in
+            if running[key]?.token === token { running[key] = nil }
+        }
+    }
+}
