@@ -84,6 +84,16 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     }
 }
 
+// CredentialRequirement.swift#1
+@Sendable func credentialRequirementExample1() async throws {
+    func credentialRequirement(for request: URLRequest, target: any TargetType) -> CredentialRequirement {
+        switch target as? GitHub {
+        case .zen?, .user?: .optional   // public data: signed when signed in
+        case nil: .none                 // another API's request
+        }
+    }
+}
+
 // CredentialsPlugin.swift#1
 @Sendable func credentialsPluginExample1() async throws {
     let provider = Provider<MyAPI>(plugins: [CredentialsPlugin { _ in URLCredential(user: "ann", password: "s3cret", persistence: .none) }])
@@ -368,6 +378,12 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     // "5 requests per 10 seconds", waiting up to 10 s for a turn
     let limit = RateLimit(permits: 5, interval: 10, maximumWait: 10)
     _ = limit
+}
+
+// RateLimit.swift#2
+@Sendable func rateLimitExample2() async throws {
+    var policy = ResiliencePolicy.standard
+    policy.serverBackOff = ServerBackOff(maximumWait: 0)   // fail at once, never wait
 }
 
 // ResilienceError.swift#1

@@ -23,7 +23,9 @@ import Foundation
 ///   ``AuthenticationError/excessiveRefresh(attempts:interval:)``, reported once.
 /// - No credential: the authenticator's ``Authenticator/signIn(context:)`` is asked for one, once
 ///   however many requests wait (as a refresh); when it has none (its default),
-///   ``AuthenticationError/missingCredential``, and nothing is sent.
+///   ``AuthenticationError/missingCredential``, and nothing is sent. A request whose
+///   ``Authenticator/credentialRequirement(for:target:)`` is ``CredentialRequirement/optional``
+///   is sent unsigned instead, and only a 401 to it asks for a sign-in.
 /// - A request sent during this interceptor's refresh (the refresh call itself, through
 ///   ``RefreshContext/send(_:)`` or any provider carrying this interceptor) is neither signed
 ///   nor held, and its 401 is not refreshed: a refresh never waits for itself.
@@ -181,9 +183,8 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         // A request the refresh sends is neither signed nor held: it would wait for itself.
         guard !RefreshScope.isRefreshing(self) else { return request }
         var signature = context.storage.value(for: self, as: Signature.self) ?? Signature(epoch: state.value.epoch)
-        guard authenticator.requiresAuthentication(request, target: context.target.underlyingTarget) else {
-            return request
-        }
+        let requirement = authenticator.credentialRequirement(for: request, target: context.target.underlyingTarget)
+        guard requirement != .none else { return request }
         var refreshed = false
         while true {
             let (credential, version, pending, failure) = state.withLock { state in
@@ -195,6 +196,12 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
                 continue
             }
             guard let credential else {
+                if requirement == .optional, !refreshed {
+                    // Sent unsigned; a 401 to it signs in (the version tells `retry` none signed it).
+                    signature.version = version
+                    context.storage.set(signature, for: self)
+                    return request
+                }
                 // No credential yet: sign in once (as a refresh), then sign with it.
                 guard !refreshed else { throw AuthenticationError.missingCredential }
                 refreshed = true
@@ -224,7 +231,7 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         -> RetryResult
     {
         guard let response = context.response, !RefreshScope.isRefreshing(self),
-            authenticator.requiresAuthentication(request, target: context.target.underlyingTarget),
+            authenticator.credentialRequirement(for: request, target: context.target.underlyingTarget) != .none,
             authenticator.isAuthenticationFailure(request, response: response)
         else { return .doNotRetry }
         let stored = context.storage.value(for: self, as: Signature.self)

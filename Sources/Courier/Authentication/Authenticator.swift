@@ -129,6 +129,16 @@ public protocol Authenticator: Sendable {
     ///     ``MultiTarget`` is unwrapped), so a `switch` on your API enum matches.
     /// - Returns: `false` to send the request as it is and never retry it for authentication.
     func requiresAuthentication(_ request: URLRequest, target: any TargetType) -> Bool
+
+    /// Whether a request needs the credential, may go without one, or is never signed. The
+    /// default is ``CredentialRequirement/required`` when ``requiresAuthentication(_:target:)`` is
+    /// `true`, else ``CredentialRequirement/none``; return ``CredentialRequirement/optional`` for
+    /// public endpoints a signed-out user may call (see <doc:AuthenticationAndRetries>).
+    /// - Parameters:
+    ///   - request: The prepared request.
+    ///   - target: The target being requested: its ``TargetType/underlyingTarget``.
+    /// - Returns: The request's requirement.
+    func credentialRequirement(for request: URLRequest, target: any TargetType) -> CredentialRequirement
 }
 
 extension Authenticator {
@@ -162,4 +172,10 @@ extension Authenticator {
 
     /// `true`.
     public func requiresAuthentication(_ request: URLRequest, target: any TargetType) -> Bool { true }
+
+    /// ``CredentialRequirement/required`` when ``requiresAuthentication(_:target:)`` says so, else
+    /// ``CredentialRequirement/none``.
+    public func credentialRequirement(for request: URLRequest, target: any TargetType) -> CredentialRequirement {
+        requiresAuthentication(request, target: target) ? .required : .none
+    }
 }

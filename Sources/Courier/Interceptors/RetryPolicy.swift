@@ -20,7 +20,11 @@ import Foundation
 /// default, a random delay between 0 and that, so that clients that failed together do not retry
 /// together. A `Retry-After` header (seconds or an HTTP date) replaces the computed delay when it
 /// is at most ``maximumRetryAfter``, plus a spread of up to a tenth of it (at most a second); when
-/// a server asks for longer, the request fails at once rather than waiting.
+/// a server asks for longer, the request fails at once rather than waiting. A rate limit that a
+/// `429` or `403` says is spent (`x-ratelimit-remaining: 0` with `x-ratelimit-reset`, as GitHub
+/// answers, or the IETF `RateLimit` fields) counts the same: no retry before its reset, and none
+/// at all when the reset is further than ``maximumRetryAfter``. A `403` is retried only as such a
+/// rate limit (as a `429`), never as a permission denied.
 ///
 /// Status codes reach a retrier only when the target's ``TargetType/validationType`` rejects them:
 /// with `.none`, a 503 is a success and nothing retries it.
@@ -158,12 +162,14 @@ public struct RetryPolicy: RequestInterceptor {
     ///   - now: The current time, for `Retry-After` dates.
     /// - Returns: `.retryWithDelay(seconds)` or `.doNotRetry`.
     public func decision(for attempt: Attempt, random: Double, now: Date) -> RetryResult {
-        guard attempt.number <= retryLimit, isRetryable(attempt) else { return .doNotRetry }
-        if let header = attempt.error.response?.response?.value(forHTTPHeaderField: "Retry-After"),
-            let asked = RetryAfter.delay(header, now: now)
-        {
-            guard asked <= maximumRetryAfter else { return .doNotRetry }
-            return .retryWithDelay(asked + min(1, asked / 10) * random)
+        let asked = attempt.error.response.flatMap {
+            ServerWait.announced(status: $0.statusCode, fields: $0.headerFields, now: now)
+        }
+        guard attempt.number <= retryLimit, isRetryable(attempt, announced: asked) else { return .doNotRetry }
+        if let asked {
+            // Never before the server said; never at all when that is further than we wait.
+            guard asked.seconds <= maximumRetryAfter else { return .doNotRetry }
+            return .retryWithDelay(asked.seconds + min(1, asked.seconds / 10) * random)
         }
         return .retryWithDelay(delay(beforeRetry: attempt.number, random: random))
     }
@@ -182,7 +188,10 @@ public struct RetryPolicy: RequestInterceptor {
         }
     }
 
-    private func isRetryable(_ attempt: Attempt) -> Bool {
+    /// Whether the attempt may be retried at all. A `403` that announces a rate limit (a
+    /// `Retry-After`, or `x-ratelimit-remaining: 0` with a reset) counts as the `429` it means;
+    /// any other `403` is a refusal and is never retried.
+    private func isRetryable(_ attempt: Attempt, announced: ServerWait?) -> Bool {
         let method = HTTPMethod(rawValue: attempt.request.httpMethod ?? "GET")
         switch attempt.idempotency.mode {
         case .byMethod: guard retryableHTTPMethods.contains(method) else { return false }
@@ -192,7 +201,8 @@ public struct RetryPolicy: RequestInterceptor {
         }
         switch attempt.error {
         case .statusCode(let response):
-            return retryableHTTPStatusCodes.contains(response.statusCode)
+            let status = response.statusCode == 403 && announced?.isRateLimit == true ? 429 : response.statusCode
+            return retryableHTTPStatusCodes.contains(status)
         case .transport(let error, _):
             let code = (error as? TransportFailure)?.code ?? (error as? URLError)?.code
             return code.map { retryableURLErrorCodes.contains($0) } ?? false

@@ -26,6 +26,10 @@ public enum ResilienceError: Error, Sendable, Hashable {
     /// The server asked the scope to hold back for `retryAfter` more seconds, longer than the
     /// attempt may wait.
     case backingOff(retryAfter: TimeInterval)
+    /// The server said its rate limit is spent until `until` (`x-ratelimit-reset`, the IETF
+    /// `RateLimit` fields, or a `Retry-After` on a `429` or `403`), further away than the
+    /// attempt may wait: nothing is sent before then (see ``ServerBackOff``).
+    case rateLimitExhausted(until: Date)
 }
 
 extension ResilienceError: LocalizedError {
@@ -44,7 +48,15 @@ extension ResilienceError: LocalizedError {
             "The rate limit allows the next request in \(Self.format(seconds)); the request was not sent."
         case .backingOff(let seconds):
             "The server asked clients to wait \(Self.format(seconds)) more (Retry-After); the request was not sent."
+        case .rateLimitExhausted(let date):
+            "The server's rate limit is spent until \(Self.format(date)); the request was not sent."
         }
+    }
+
+    /// An instant as ISO 8601 in UTC, with how far away it is.
+    private static func format(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: date) + " (in \(format(max(0, date.timeIntervalSinceNow))))"
     }
 
     private static func format(_ seconds: TimeInterval) -> String {

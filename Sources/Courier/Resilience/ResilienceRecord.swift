@@ -28,11 +28,13 @@ public struct ResilienceRecord: Sendable, Hashable {
 /// The record of one attempt (or of one copy of a hedged exchange), which the resilience stage
 /// writes and the provider reads when the attempt ends.
 ///
-/// `@unchecked Sendable`: `record` is written only by the task running the attempt (a hedged
-/// exchange gives each copy a record of its own and merges them in its own task), and read by
-/// the provider after the transport returned to that same task.
+/// `@unchecked Sendable`: `storage` is read and written only under `lock` (``update(_:)`` and
+/// ``record``), so a writer that outlives its reader (a cache fill the caller left, a hedged
+/// copy, a background validation) can never race the provider reading it. One lock, no boxed
+/// `Locked`: a record is made per attempt.
 final class ResilienceNotes: @unchecked Sendable {
-    var record = ResilienceRecord()
+    private let lock = NSLock()
+    private var storage = ResilienceRecord()
     /// Whether the exchange deposits in the retry budget: the first attempt's, once per request.
     let deposits: Bool
 
@@ -40,12 +42,28 @@ final class ResilienceNotes: @unchecked Sendable {
         self.deposits = deposits
     }
 
+    /// A copy of what was recorded so far.
+    var record: ResilienceRecord {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+
+    /// Changes the record under the lock.
+    func update(_ change: (inout ResilienceRecord) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        change(&storage)
+    }
+
     /// Adds what one copy of a hedged exchange recorded.
     func merge(_ copy: ResilienceRecord) {
-        record.backOffWait += copy.backOffWait
-        record.rateLimitWait += copy.rateLimitWait
-        record.queueWait += copy.queueWait
-        record.circuitTransitions += copy.circuitTransitions
-        record.wasProbe = record.wasProbe || copy.wasProbe
+        update { record in
+            record.backOffWait += copy.backOffWait
+            record.rateLimitWait += copy.rateLimitWait
+            record.queueWait += copy.queueWait
+            record.circuitTransitions += copy.circuitTransitions
+            record.wasProbe = record.wasProbe || copy.wasProbe
+        }
     }
 }

@@ -25,11 +25,12 @@ extension ResilienceStage {
         }
     }
 
-    /// Whether `request` may be sent twice at once: idempotent, with a body that can be sent
-    /// again, to memory, and with no one counting its progress.
-    static func mayHedge(_ request: TransportRequest) -> Bool {
+    /// Whether `request` may be sent twice at once: of a method the policy hedges (safe ones by
+    /// default), idempotent, with a body that can be sent again, to memory, and with no one
+    /// counting its progress.
+    static func mayHedge(_ request: TransportRequest, _ hedging: Hedging) -> Bool {
         guard case .inline = request.body, !request.writesToFile, request.progress == nil else { return false }
-        return request.isIdempotent
+        return hedging.methods.contains(HTTPMethod(rawValue: request.method)) && request.isIdempotent
     }
 
     /// Sends the first copy, and another each time the hedging delay runs out with no good
@@ -66,13 +67,13 @@ extension ResilienceStage {
                 switch event {
                 case .delayOver:
                     guard race.mayStartCopy, scope.allowsRetry(now: clock.now()) else { continue }
-                    request.resilienceNotes?.record.hedges += 1
+                    request.resilienceNotes?.update { $0.hedges += 1 }
                     launch(race.startCopy())
                     if race.mayStartCopy { wait() }
                 case .answer(let copy, let notes, let result):
                     request.resilienceNotes?.merge(notes.record)
                     guard let (winner, outcome) = race.settle(copy, result, isGood: isGood) else { continue }
-                    request.resilienceNotes?.record.answeredBy = winner
+                    request.resilienceNotes?.update { $0.answeredBy = winner }
                     return try outcome.get()
                 }
             }

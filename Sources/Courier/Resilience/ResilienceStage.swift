@@ -16,7 +16,7 @@ struct ResilienceStage: Transport {
     var capabilities: TransportCapabilities { engine.capabilities.union(.timeouts) }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        if let hedging = scope.hedging, Self.mayHedge(request) {
+        if let hedging = scope.hedging, Self.mayHedge(request, hedging) {
             return try await hedged(request, hedging)
         }
         return try await exchange(request)
@@ -68,27 +68,31 @@ struct ResilienceStage: Transport {
     }
 
     /// The gates one at a time, waiting at each as the policy allows; the request to send, with
-    /// the time that is left. The caller releases the place.
+    /// the time that is left. The caller releases the place. A rate-limit token reserved here is
+    /// given back on every way out that does not send (a cancelled wait, no place in the
+    /// concurrency limit, an open breaker): it is spent only by an exchange.
     private func admittedAfterWaiting(
         _ request: TransportRequest
     ) async throws -> (BreakerState.Admission, TransportRequest) {
         let notes = request.resilienceNotes
         let patience = request.timeouts?.deadline?.remaining ?? .infinity
         var waited: TimeInterval = 0
-        if case .wait(let backOff, let rate) = try scope.gate(now: clock.now(), patience: patience) {
-            notes?.record.backOffWait += backOff
-            notes?.record.rateLimitWait += rate
-            do {
-                try await clock.sleep(seconds: backOff + rate)
-            } catch {
-                if rate > 0 { scope.returnToken() }
-                throw error
+        var reservedToken = false
+        defer { if reservedToken { scope.returnToken() } }
+        let gate = try scope.gate(now: clock.now(), patience: patience)
+        // Past the gate, a rate limit has given a token, to be spent now or after the wait.
+        reservedToken = scope.hasRateLimit
+        if case .wait(let backOff, let rate) = gate {
+            notes?.update { record in
+                record.backOffWait += backOff
+                record.rateLimitWait += rate
             }
+            try await clock.sleep(seconds: backOff + rate)
             waited += backOff + rate
         }
         if let bulkhead = scope.bulkhead {
             let queued = try await bulkhead.acquire(clock: clock, patience: patience - waited)
-            notes?.record.queueWait += queued
+            notes?.update { $0.queueWait += queued }
             waited += queued
         }
         let (admission, transitions) = scope.admit(now: clock.now())
@@ -97,6 +101,7 @@ struct ResilienceStage: Transport {
             scope.bulkhead?.release()
             throw ResilienceError.circuitOpen(retryAfter: retryAfter)
         }
+        reservedToken = false
         var sent = request
         if waited > 0, let timeouts = request.timeouts { sent.timeout = timeouts.forExchange }
         return (admission, sent)
@@ -109,8 +114,15 @@ struct ResilienceStage: Transport {
         let now = clock.now()
         var outcome = ExchangeOutcome(status: status, latency: now - start)
         // The fields only for a back-off status: an engine's fields are made when first read.
-        if scope.backOff != nil, scope.backOffStatuses.contains(status), let value = fields()["Retry-After"] {
-            outcome.retryAfter = RetryAfter.delay(value, now: clock.date())
+        if let rule = scope.backOff, scope.backOffStatuses.contains(status) {
+            let date = clock.date()
+            let wait = ServerWait.announced(
+                status: status, fields: fields(), now: date, rateLimitStatuses: rule.rateLimitStatusCodes)
+            // A Retry-After alone counts only on a status of `statusCodes`.
+            if let wait, wait.isRateLimit || rule.statusCodes.contains(status) {
+                outcome.serverWait = wait
+                outcome.date = date
+            }
         }
         note(scope.record(outcome, admission: admission, now: now), probe: false, notes)
     }
@@ -124,7 +136,9 @@ struct ResilienceStage: Transport {
 
     private func note(_ transitions: [CircuitTransition], probe: Bool, _ notes: ResilienceNotes?) {
         guard let notes, probe || !transitions.isEmpty else { return }
-        notes.record.circuitTransitions += transitions
-        if probe { notes.record.wasProbe = true }
+        notes.update { record in
+            record.circuitTransitions += transitions
+            if probe { record.wasProbe = true }
+        }
     }
 }

@@ -9,6 +9,8 @@ final class ScopeState: Sendable {
         var breaker: BreakerState?
         var bucket: TokenBucket?
         var backOffUntil = -TimeInterval.infinity
+        /// When the back-off is a spent rate limit: its reset, which a refusal names.
+        var rateLimitReset: Date?
         var latencies = LatencyWindow()
     }
 
@@ -31,7 +33,7 @@ final class ScopeState: Sendable {
     let hedging: Hedging?
     let attemptTimeout: TimeInterval?
     let totalTimeout: TimeInterval?
-    /// The breaker's failure statuses and the back-off's, as tables.
+    /// The breaker's failure statuses and the back-off's (`Retry-After` and rate-limit ones), as tables.
     let failureStatuses: StatusCodeTable
     let backOffStatuses: StatusCodeTable
     private let shared: Locked<Shared>
@@ -49,7 +51,8 @@ final class ScopeState: Sendable {
         totalTimeout = policy.totalTimeout
         failureStatuses = StatusCodeTable(
             policy.circuitBreaker?.failureStatusCodes ?? CircuitBreaker.defaultFailureStatusCodes)
-        backOffStatuses = StatusCodeTable(policy.serverBackOff?.statusCodes ?? [])
+        backOffStatuses = StatusCodeTable(
+            (policy.serverBackOff?.statusCodes ?? []).union(policy.serverBackOff?.rateLimitStatusCodes ?? []))
         bulkhead = policy.concurrencyLimit.map(Bulkhead.init)
         shared = Locked(
             Shared(
@@ -72,7 +75,10 @@ final class ScopeState: Sendable {
             var held: TimeInterval = 0
             if let rule = self.backOff, shared.backOffUntil > now {
                 let left = shared.backOffUntil - now
-                guard left <= min(rule.maximumWait, patience) else { return .failure(.backingOff(retryAfter: left)) }
+                guard left <= min(rule.maximumWait, patience) else {
+                    if let reset = shared.rateLimitReset { return .failure(.rateLimitExhausted(until: reset)) }
+                    return .failure(.backingOff(retryAfter: left))
+                }
                 // Waiters spread over up to a tenth of the wait (at most a second), not all at once.
                 held = left + min(1, left / 10) * Double.random(in: 0..<1)
             }
@@ -91,7 +97,7 @@ final class ScopeState: Sendable {
         }.get()
     }
 
-    /// Gives back the rate limit's token of an attempt cancelled while it waited.
+    /// Gives back the rate limit's token of an attempt that was not sent after all.
     func returnToken() {
         shared.withLock { $0.bucket?.giveBack() }
     }
@@ -156,22 +162,26 @@ final class ScopeState: Sendable {
         return .mustWait(transitions)
     }
 
-    /// What an exchange's outcome teaches the scope: the breaker counts it, a `Retry-After` on a
-    /// back-off status holds the scope back, a success's latency feeds hedging.
+    /// What an exchange's outcome teaches the scope: the breaker counts it, a server's announced
+    /// wait holds the scope back, a success's latency feeds hedging. A spent rate limit is not a
+    /// failure: the breaker does not count it (a probe that met one is given back).
     func record(_ outcome: ExchangeOutcome, admission: BreakerState.Admission, now: TimeInterval) -> [CircuitTransition]
     {
         shared.withLock { shared in
             var transitions: [CircuitTransition] = []
-            if outcome.cancelled {
+            if outcome.cancelled || outcome.serverWait?.isRateLimit == true {
                 if admission == .probe { shared.breaker?.releaseProbe() }
             } else if let breaker {
                 let failed = outcome.status.map(failureStatuses.contains) ?? breaker.countsTransportFailures
                 shared.breaker!.record(failure: failed, admission: admission, now: now, transitions: &transitions)
             }
-            if let rule = backOff, let status = outcome.status, backOffStatuses.contains(status),
-                let delay = outcome.retryAfter
-            {
-                shared.backOffUntil = max(shared.backOffUntil, now + min(delay, rule.longestBackOff))
+            if let rule = backOff, let wait = outcome.serverWait {
+                let until = now + min(wait.seconds, rule.longestBackOff)
+                if until > shared.backOffUntil {
+                    shared.backOffUntil = until
+                    shared.rateLimitReset =
+                        wait.isRateLimit ? outcome.date.addingTimeInterval(min(wait.seconds, rule.longestBackOff)) : nil
+                }
             }
             if hedging != nil, let latency = outcome.latency { shared.latencies.add(latency) }
             return transitions
@@ -196,8 +206,10 @@ final class ScopeState: Sendable {
 struct ExchangeOutcome {
     /// The response's status, or `nil` when the exchange failed.
     var status: Int?
-    /// The delay a `Retry-After` asked for, when the response had one.
-    var retryAfter: TimeInterval?
+    /// The wait the response announced (``ServerWait``), when the back-off reads it.
+    var serverWait: ServerWait?
+    /// When the outcome was known, on the wall clock, for a rate limit's reset date.
+    var date = Date.distantPast
     /// The exchange's latency, for a response.
     var latency: TimeInterval?
     /// Whether it ended by cancellation (which teaches nothing).

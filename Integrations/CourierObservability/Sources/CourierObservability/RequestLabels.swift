@@ -51,7 +51,7 @@ public enum RequestLabels {
     }
 
     /// A resilience policy's refusal: `circuitOpen`, `queueFull`, `queueTimedOut`, `rateLimited`,
-    /// `backingOff`, or `resilience` for a later kind.
+    /// `backingOff`, `rateLimitExhausted`, or `resilience` for a later kind.
     private static func refusal(_ refusal: ResilienceError) -> String {
         switch refusal {
         case .circuitOpen: "circuitOpen"
@@ -59,6 +59,7 @@ public enum RequestLabels {
         case .queueTimedOut: "queueTimedOut"
         case .rateLimited: "rateLimited"
         case .backingOff: "backingOff"
+        case .rateLimitExhausted: "rateLimitExhausted"
         @unknown default: "resilience"
         }
     }
