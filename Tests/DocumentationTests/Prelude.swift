@@ -27,6 +27,26 @@ enum GitHub: TargetType {
     var sampleData: Data { Data(#"{"login":"octocat","id":1}"#.utf8) }
 }
 
+/// A paginated API: a first page, and the pages its `Link` fields name.
+enum Repositories: TargetType {
+    case list(owner: String)
+    case page(URL)
+    var baseURL: URL {
+        if case .page(let url) = self { return url }
+        return URL(string: "https://api.github.com")!
+    }
+    var path: String {
+        switch self {
+        case .list(let owner): "/users/\(owner)/repos"
+        case .page: ""
+        }
+    }
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+    var validationType: ValidationType { .successCodes }
+}
+
 /// A decoded user.
 struct User: Decodable {
     let login: String

@@ -420,6 +420,16 @@ var resilience: ResiliencePolicy? {
     _ = budget
 }
 
+// Response+Links.swift#1
+@Sendable func responseLinksExample1() async throws {
+    let provider = Provider<Repositories>()
+    var page = try await provider.request(.list(owner: "apple"))
+    while let next = page.links["next"], next.host == page.request?.url?.host {
+        page = try await provider.request(.page(next))   // a case whose baseURL is the link
+    }
+    _ = provider
+}
+
 // Response+Mapping.swift#1
 @Sendable func responseMappingExample1() async throws {
     let response = sampleResponse

@@ -10,6 +10,17 @@ extension Endpoint {
             httpHeaderFields: httpHeaderFields, options: options)
     }
 
+    /// A copy that goes to the URL string `url` instead, the form Moya's `Endpoint(url:)` takes;
+    /// method, task, headers, options and sample stay. A string that is not a URL fails when the
+    /// request is built, as it does in the initialiser.
+    /// - Parameter url: The new absolute URL string.
+    /// - Returns: The new endpoint.
+    public func replacing(url: String) -> Endpoint {
+        Endpoint(
+            url: url, sampleResponseClosure: sampleResponseClosure, method: method, task: task,
+            httpHeaderFields: httpHeaderFields, options: options)
+    }
+
     /// A copy that goes to another origin — the scheme, host and port of `origin` — keeping its
     /// path and query: a whole provider pointed at staging, or one request at a CDN host.
     /// ```swift
