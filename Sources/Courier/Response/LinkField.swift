@@ -13,8 +13,9 @@ enum LinkField {
                 guard parameters["anchor"] == nil, let relations = parameters["rel"],
                     let url = URL(string: target, relativeTo: base)?.absoluteURL
                 else { continue }
-                for relation in relations.split(whereSeparator: \.isWhitespace) where links[relation.lowercased()] == nil {
-                    links[relation.lowercased()] = url
+                for relation in relations.split(whereSeparator: \.isWhitespace).map({ $0.lowercased() })
+                where links[relation] == nil {
+                    links[relation] = url
                 }
             }
         }
