@@ -49,6 +49,9 @@ public struct Redaction: Sendable, Hashable {
         "access_token", "refresh_token", "id_token", "token", "auth", "auth_token", "api_key", "apikey", "key",
         "password", "passwd", "pwd", "secret", "client_secret", "signature", "sig", "session", "sessionid",
         "x-amz-signature", "x-amz-credential", "x-amz-security-token", "accesstoken", "refreshtoken",
+        // OAuth 2.0's other credentials: the authorization code, PKCE's verifier, the device
+        // code, a client's signed assertion, and one-time passwords.
+        "code", "code_verifier", "device_code", "client_assertion", "assertion", "otp",
     ]
 
     /// The default: ``defaultHeaders`` and ``defaultFieldNames``.

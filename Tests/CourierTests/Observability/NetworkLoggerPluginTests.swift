@@ -182,6 +182,47 @@ struct NetworkLoggerPluginTests {
         #expect(output.contains("Set-Cookie: ***") && output.contains("X-Ok: 1"))
     }
 
+    /// An OAuth token endpoint: an authorization code exchanged, or a refresh token, in a form.
+    enum OAuth: TargetType {
+        case exchange, refresh
+        var baseURL: URL { URL(string: "https://auth.example.com")! }
+        var path: String { "/oauth/token" }
+        var method: HTTPMethod { .post }
+        var headers: [String: String]? { nil }
+        var task: HTTPTask {
+            let form: [String: any Sendable] =
+                switch self {
+                case .exchange:
+                    [
+                        "grant_type": "authorization_code", "code": "s3cret-code", "client_id": "app",
+                        "client_secret": "s3cret-client", "code_verifier": "s3cret-verifier",
+                        "redirect_uri": "app://callback",
+                    ]
+                case .refresh: ["grant_type": "refresh_token", "refresh_token": "s3cret-refresh", "client_id": "app"]
+                }
+            return .requestParameters(parameters: form, encoding: URLEncoding.httpBody)
+        }
+    }
+
+    @Test("an OAuth code exchange and refresh: code, verifier, client secret and tokens never appear, in any form")
+    func oauthFormsRedacted() async throws {
+        let log = Capture()
+        let transport = ScriptedTransport(
+            fallback: .status(
+                200, body: Data(#"{"access_token":"s3cret-access","refresh_token":"s3cret-new","expires_in":3600}"#.utf8),
+                headers: ["Content-Type": "application/json"]))
+        for options: NetworkLoggerPlugin.LogOptions in [.verbose, [.formatRequestAscURL, .successResponseBody]] {
+            let provider = Provider<OAuth>(
+                transport: transport, plugins: [NetworkLoggerPlugin(configuration: log.configuration(options))])
+            _ = try await provider.request(.exchange)
+            _ = try await provider.request(.refresh)
+        }
+        let output = log.all.joined(separator: "\n")
+        #expect(!output.contains("s3cret"), "\(output)")
+        #expect(output.contains("grant_type=authorization_code") && output.contains("client_id=app"))
+        #expect(output.contains("expires_in"))
+    }
+
     @Test("long bodies are cut, binary bodies summarised")
     func bodies() async throws {
         let log = Capture()
