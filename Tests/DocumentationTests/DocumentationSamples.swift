@@ -126,12 +126,36 @@ import Testing
     _ = authentication
     _ = provider
     // sample 2
+    struct BrowsingAuthenticator: Authenticator {
+        func apply(_ credential: Tokens, to request: URLRequest) -> URLRequest {
+            OAuthAuthenticator().apply(credential, to: request)
+        }
+
+        func refresh(_ credential: Tokens, context: RefreshContext) async throws -> Tokens {
+            try await OAuthAuthenticator().refresh(credential, context: context)
+        }
+
+        /// Public data is signed only when the user has signed in; the token endpoint never is.
+        func credentialRequirement(for request: URLRequest, target: any TargetType) -> CredentialRequirement {
+            switch target {
+            case is Auth: .none
+            case is GitHub: .optional
+            default: .required
+            }
+        }
+    }
+
+    let browsing = Provider<MultiTarget>(
+        interceptor: AuthenticationInterceptor(authenticator: BrowsingAuthenticator(), credential: nil))
+    print(try await browsing.request(MultiTarget(GitHub.user("octocat"))).statusCode)
+    _ = browsing
+    // sample 3
     let patient = Provider<GitHub>(interceptor: .retryPolicy(retryLimit: 4, jitter: .proportional(0.2)))
     let lostConnectionsOnly = Provider<GitHub>(interceptor: .connectionLostRetryPolicy)
     print(patient.interceptor != nil, lostConnectionsOnly.interceptor != nil)
     _ = patient
     _ = lostConnectionsOnly
-    // sample 3
+    // sample 4
     let addKey = Adapter { request, _ in
         var request = request
         request.setValue("my-key", forHTTPHeaderField: "X-API-Key")
@@ -273,6 +297,16 @@ import Testing
     }
     _ = shop
     // sample 3
+    let repositories = Provider<Repositories>()
+    var page = try await repositories.request(.list(owner: "apple"))
+    var pages = [page]
+    while let next = page.links["next"], next.host == page.request?.url?.host {
+        page = try await repositories.request(.page(next))
+        pages.append(page)
+    }
+    print("fetched \(pages.count) pages; the last is \(page.links["last"]?.absoluteString ?? "this one")")
+    _ = repositories
+    // sample 4
     let shopWithCallbacks = Provider<Catalog>(callbackQueue: DispatchQueue(label: "shop"))
     let call = shopWithCallbacks.request(.product(id: 42)) { result in
         switch result {
@@ -448,7 +482,21 @@ import Testing
     // sample 1
     let provider = Provider<GitHub>(interceptor: .retryPolicy, resilience: .standard)
     _ = provider
+    // sample 2
+    var patient = ResiliencePolicy.standard
+    patient.serverBackOff = ServerBackOff(maximumWait: 120)   // wait out a longer back-off
+    patient.circuitBreaker = nil                               // no breaker for this API
+    let tolerant = Provider<GitHub>(interceptor: .retryPolicy, resilience: patient)
+    _ = tolerant
     // sample 3
+    do {
+        _ = try await provider.request(.zen)
+    } catch .transport(ResilienceError.rateLimitExhausted(let reset), _) {
+        print("GitHub's rate limit is spent; back at \(reset)")
+    } catch {
+        print(error)
+    }
+    // sample 5
     struct BreakerLog: ObservingPlugin {
         func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
             for transition in outcome.metrics.resilience?.circuitTransitions ?? [] {
@@ -456,7 +504,7 @@ import Testing
             }
         }
     }
-    // sample 4
+    // sample 6
     do {
         _ = try await provider.request(.zen)
     } catch .transport(let refusal as ResilienceError, _) {
@@ -464,12 +512,12 @@ import Testing
     } catch {
         print(error)
     }
-    // sample 5
+    // sample 7
     let search = Provider<GitHub>(
         interceptor: .retryPolicy,
         resilience: .standard.with(hedging: Hedging(delay: .percentile(0.95, atLeast: 0.05))))
     _ = search
-    // sample 6
+    // sample 8
     let clock = TestClock()
     let faults = FaultInjectingTransport(clock: clock, outages: [Outage(from: 0, to: 10, fault: .status(503))])
     let tested = Provider<GitHub>(transport: faults, resilience: .standard, clock: clock)
@@ -891,7 +939,7 @@ import Testing
     _ = conformance
 }
 
-// AuthenticationAndRetries.md, sample 4
+// AuthenticationAndRetries.md, sample 5
 extension MyAPI {
     var totalTimeoutInterval: TimeInterval? { 1 }
 }
@@ -956,7 +1004,7 @@ extension PrimitiveSequence where Trait == SingleTrait, Element == Response {
     }
 }
 
-// Resilience.md, sample 2
+// Resilience.md, sample 4
 extension Downloads {
     var resilience: ResiliencePolicy? {
         ResiliencePolicy(

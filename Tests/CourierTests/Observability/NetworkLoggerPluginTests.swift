@@ -209,7 +209,8 @@ struct NetworkLoggerPluginTests {
         let log = Capture()
         let transport = ScriptedTransport(
             fallback: .status(
-                200, body: Data(#"{"access_token":"s3cret-access","refresh_token":"s3cret-new","expires_in":3600}"#.utf8),
+                200,
+                body: Data(#"{"access_token":"s3cret-access","refresh_token":"s3cret-new","expires_in":3600}"#.utf8),
                 headers: ["Content-Type": "application/json"]))
         for options: NetworkLoggerPlugin.LogOptions in [.verbose, [.formatRequestAscURL, .successResponseBody]] {
             let provider = Provider<OAuth>(
