@@ -26,6 +26,33 @@ struct EngineFaultsTests {
             #expect(failure?.kind == .badServerResponse)
         }
 
+        @Test(
+            "a 301-308 without Location arrives with an empty body on every route; 300 and a 301 with Location keep it",
+            arguments: [301, 302, 303, 307, 308])
+        func redirectWithoutLocationLosesItsBody(status: Int) async throws {
+            // FoundationNetworking keeps a 301-308's body aside for a delegate that declines the
+            // redirect; with no Location there is no redirect to decline, and the body is dropped
+            // before any delegate or completion handler sees it. This notices when that changes.
+            let server = try LoopbackServer { request in
+                var headers = ["Content-Type": "text/plain"]
+                if request.path == "/located" { headers["Location"] = "/elsewhere" }
+                let code = request.path == "/multiple" ? 300 : status
+                return ServerReply(status: code, headers: headers, body: Data("moved elsewhere".utf8))
+            }
+            defer { server.stop() }
+            let url: (String) -> TransportRequest = {
+                TransportRequest(urlRequest: URLRequest(url: server.baseURL.appendingPathComponent($0)))
+            }
+            for policy in [RedirectPolicy.follow, .refuse] {
+                let response = try await URLSessionTransport(redirectPolicy: policy).send(url("bare"))
+                #expect(response.statusCode == status)
+                #expect(response.data.isEmpty, "FoundationNetworking kept the body of a \(status) without Location")
+            }
+            let located = try await URLSessionTransport(redirectPolicy: .refuse).send(url("located"))
+            #expect(located.data == Data("moved elsewhere".utf8))
+            #expect(try await URLSessionTransport().send(url("multiple")).data == Data("moved elsewhere".utf8))
+        }
+
         @Test("a status line whose protocol name is not upper case is taken as HTTP")
         func lowerCaseProtocolName() async throws {
             let server = try LoopbackServer { _ in .raw("Http/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok") }
