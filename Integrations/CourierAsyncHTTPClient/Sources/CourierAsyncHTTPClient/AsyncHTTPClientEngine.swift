@@ -15,16 +15,55 @@ struct AsyncHTTPClientEngine: Transport {
 
     var capabilities: TransportCapabilities { [.timeouts, .repeatedHeaderFields] }
 
+    /// The request and its whole answer. When the connection closes before any answer (a pooled
+    /// connection the server had closed, or a server that closed after reading the request), an
+    /// idempotent request whose body can be sent again is sent once more on a new connection, as
+    /// URLSessionTransport does; ``TransportResponse/resends`` counts it. Anything else fails.
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let deadline = ExchangeDeadline(request.timeout, on: client.eventLoopGroup.any())
         defer { deadline.end() }
-        do {
-            return try await deadline.run {
-                let response = try await execute(request, deadline: deadline)
-                return try await ResponseHead(response, request: request).collect(response.body, for: request)
+        var resends = 0
+        while true {
+            do {
+                var response = try await deadline.run {
+                    let response: HTTPClientResponse
+                    do {
+                        response = try await execute(request, deadline: deadline)
+                    } catch {
+                        throw Unanswered(error: error)
+                    }
+                    return try await ResponseHead(response, request: request).collect(response.body, for: request)
+                }
+                response.resends = resends
+                return response
+            } catch let unanswered as Unanswered {
+                let failure = AsyncHTTPClientFailure.map(unanswered.error)
+                guard resends < Self.maximumResends, Self.mayResend(request, after: failure) else { throw failure }
+                resends += 1
+            } catch {
+                throw AsyncHTTPClientFailure.map(error)
             }
-        } catch {
-            throw AsyncHTTPClientFailure.map(error)
+        }
+    }
+
+    /// A failure before the response head arrived.
+    private struct Unanswered: Error {
+        let error: any Error
+    }
+
+    /// The most times a request is sent again because its connection closed unanswered.
+    private static let maximumResends = 1
+
+    /// Whether a request whose connection closed before an answer may go again: idempotent (the
+    /// server may have acted on anything else), not cancelled, and with a body that can be sent
+    /// again (none or its own bytes, a file, a form; a stream only if it can be read again).
+    private static func mayResend(_ request: TransportRequest, after failure: any Error) -> Bool {
+        guard (failure as? TransportFailure)?.kind == .connectionLost, request.isIdempotent, !Task.isCancelled else {
+            return false
+        }
+        switch request.body {
+        case .inline, .file, .multipart: return true
+        case .stream(let stream): return stream.canBeSent
         }
     }
 
