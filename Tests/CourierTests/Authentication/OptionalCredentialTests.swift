@@ -105,6 +105,34 @@ struct OptionalCredentialTests {
         #expect(String(decoding: signed.data, as: UTF8.self) == "Bearer good")
     }
 
+    @Test("the call order: the unsigned attempt's 401, the sign-in heard once, the signed resend")
+    func callOrder() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let authenticator = SignInOnDemand()
+        authenticator.user.withLock { $0 = "good" }
+        let recorder = CallRecorder()
+        let base = server.baseURL
+        let provider = Provider<Site>(
+            endpointClosure: { Provider.defaultEndpointMapping(for: $0).replacing(origin: base) },
+            transport: URLSessionTransport(),
+            plugins: [RecordingPlugin("P", recorder: recorder, observesAttempts: true)],
+            interceptor: AuthenticationInterceptor(authenticator: authenticator, credential: nil))
+
+        _ = try await provider.request(.privateRepository)
+
+        let attempt = { (number: Int, outcome: HookEvent.Outcome) -> [HookEvent] in
+            [
+                .prepare("P"), .willSend("P", attempt: number), .willTransmit("P", attempt: number),
+                .didCompleteAttempt("P", attempt: number, outcome),
+            ]
+        }
+        #expect(
+            recorder.events
+                == attempt(1, .failure(.validation)) + [.didRefreshCredential("P", succeeded: true)]
+                + attempt(2, .success(200)) + [.didReceive("P", .success(200)), .process("P", .success(200))])
+    }
+
     @Test("signed out with no way to sign in: the private endpoint fails with its 401 kept in the error")
     func privateWithoutUser() async throws {
         let server = try Self.server()

@@ -74,6 +74,30 @@ struct ResilienceCallOrderTests {
         #expect(recorder.events == [HookEvent].attempt(1, .success(200)) + .finish(.success(200)))
     }
 
+    @Test("held by a spent rate limit: the 403 that says so runs as any rejection, then a refusal sends nothing")
+    func heldBySpentRateLimit() async throws {
+        let engine = ScriptedTransport(fallback: .status(200))
+        let reset = Int(clock.date().timeIntervalSince1970) + 600
+        engine.enqueue(
+            [.status(403, headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "\(reset)"])], for: target)
+        let provider = provider(engine, .standard)
+        _ = await run(provider, target)
+        let rejected = HookEvent.Outcome.failure(.validation)
+        #expect(
+            recorder.events
+                == [HookEvent].attempt(1, rejected) + [.retry(attempt: 1, rejected)] + .finish(rejected))
+        recorder.reset()
+
+        let result = await run(provider, target)
+        #expect(result.refusal == .rateLimitExhausted(until: Date(timeIntervalSince1970: TimeInterval(reset))))
+        let refused = HookEvent.Outcome.failure(.transport)
+        #expect(
+            recorder.events
+                == Self.beforeExchange + [
+                    .didCompleteAttempt("P1", attempt: 1, refused), .retry(attempt: 1, refused),
+                ] + .finish(refused))
+    }
+
     @Test("hedged: one attempt, two sends, the first good answer; the hooks run once")
     func hedged() async throws {
         let provider = provider(
