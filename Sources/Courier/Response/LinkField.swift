@@ -53,14 +53,8 @@ enum LinkField {
             text = text[token.endIndex...]
             return (name.lowercased(), String(token))
         }
-        var value = ""
-        var index = text.index(after: text.startIndex)
-        while index < text.endIndex, text[index] != "\"" {
-            if text[index] == "\\", text.index(after: index) < text.endIndex { index = text.index(after: index) }
-            value.append(text[index])
-            index = text.index(after: index)
-        }
-        text = index < text.endIndex ? text[text.index(after: index)...] : text[text.endIndex...]
+        let (value, rest) = QuotedString.split(text)
+        text = rest
         return (name.lowercased(), value)
     }
 }

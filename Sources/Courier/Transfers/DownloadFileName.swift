@@ -126,13 +126,6 @@ private struct DispositionParameters {
             let end = text.firstIndex(of: ";") ?? text.endIndex
             return (text[..<end].trimmingCharacters(in: .whitespaces), text[end...])
         }
-        var value = ""
-        var index = text.index(after: text.startIndex)
-        while index < text.endIndex, text[index] != "\"" {
-            if text[index] == "\\", text.index(after: index) < text.endIndex { index = text.index(after: index) }
-            value.append(text[index])
-            index = text.index(after: index)
-        }
-        return (value, index < text.endIndex ? text[text.index(after: index)...] : text[index...])
+        return QuotedString.split(text)
     }
 }

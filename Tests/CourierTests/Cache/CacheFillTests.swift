@@ -23,25 +23,43 @@ struct CacheFillTests {
         var timeoutInterval: TimeInterval? { timeout }
     }
 
-    @Test("cancelling a GET through the cache ends its exchange: its concurrency place is free when the call returns")
-    func cancellationReachesTheExchange() async throws {
+    /// A server whose `/slow` answers (storable for a minute) only once the gate opens; it
+    /// counts `/slow`'s arrivals. Other paths answer at once.
+    final class SlowServer: Sendable {
         let arrivals = Counter()
         let gate = Gate()
-        let server = try LoopbackServer { request in
-            arrivals.increment()
-            if request.path == "/slow" { gate.wait() }
-            return ServerReply(headers: ["Cache-Control": "max-age=60"], body: Data("ok".utf8))
+        let server: LoopbackServer
+
+        init() throws {
+            let (arrivals, gate) = (arrivals, gate)
+            server = try LoopbackServer { request in
+                if request.path == "/slow" {
+                    arrivals.increment()
+                    gate.wait()
+                }
+                return ServerReply(headers: ["Cache-Control": "max-age=60"], body: Data("ok".utf8))
+            }
         }
-        defer {
+
+        var baseURL: URL { server.baseURL }
+
+        /// Lets every held answer go, and stops the server.
+        func stop() {
             gate.open()
             server.stop()
         }
+    }
+
+    @Test("cancelling a GET through the cache ends its exchange: its concurrency place is free when the call returns")
+    func cancellationReachesTheExchange() async throws {
+        let server = try SlowServer()
+        defer { server.stop() }
         let provider = Provider<Page>(
             transport: URLSessionTransport(), cache: HTTPCache(),
             resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1)))
 
         let call = Task { try await provider.request(Page(baseURL: server.baseURL)) }
-        try await arrivals.waitUntil(1)
+        try await server.arrivals.waitUntil(1)
         call.cancel()
         #expect(await call.result.isCancellation)
 
@@ -52,22 +70,13 @@ struct CacheFillTests {
 
     @Test("the last of several callers to cancel ends the shared exchange; earlier ones leave it running")
     func lastWaiterCancels() async throws {
-        let arrivals = Counter()
-        let gate = Gate()
-        let server = try LoopbackServer { _ in
-            arrivals.increment()
-            gate.wait()
-            return ServerReply(headers: ["Cache-Control": "max-age=60"], body: Data("ok".utf8))
-        }
-        defer {
-            gate.open()
-            server.stop()
-        }
+        let server = try SlowServer()
+        defer { server.stop() }
         let cache = HTTPCache()
         let limit = ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1))
         let provider = Provider<Page>(transport: URLSessionTransport(), cache: cache, resilience: limit)
         let first = Task { try await provider.request(Page(baseURL: server.baseURL)) }
-        try await arrivals.waitUntil(1)
+        try await server.arrivals.waitUntil(1)
         let second = Task { try await provider.request(Page(baseURL: server.baseURL)) }
         let third = Task { try await provider.request(Page(baseURL: server.baseURL)) }
         let key = HTTPCache.key(server.baseURL.appendingPathComponent("slow"))
@@ -77,34 +86,25 @@ struct CacheFillTests {
         #expect(await first.result.isCancellation)
         second.cancel()
         #expect(await second.result.isCancellation)
-        gate.open()
+        server.gate.open()
         // The exchange went on for the caller still waiting, which gets its answer.
         #expect(try await third.value.statusCode == 200)
-        #expect(arrivals.value == 1)
+        #expect(server.arrivals.value == 1)
     }
 
     @Test("a request that joins a running fetch of the same URL still ends at its own timeout")
     func joinerKeepsItsTimeout() async throws {
-        let arrivals = Counter()
-        let gate = Gate()
-        let server = try LoopbackServer { _ in
-            arrivals.increment()
-            gate.wait()
-            return ServerReply(headers: ["Cache-Control": "max-age=60"], body: Data("ok".utf8))
-        }
-        defer {
-            gate.open()
-            server.stop()
-        }
+        let server = try SlowServer()
+        defer { server.stop() }
         // A safety net only: if the joiner ignored its timeout, the leader's answer ends the test.
         let safety = Task {
             try await Task.sleep(nanoseconds: 8_000_000_000)
-            gate.open()
+            server.gate.open()
         }
         defer { safety.cancel() }
         let provider = Provider<Page>(transport: URLSessionTransport(), cache: HTTPCache())
         let leader = Task { try await provider.request(Page(baseURL: server.baseURL, timeout: 30)) }
-        try await arrivals.waitUntil(1)
+        try await server.arrivals.waitUntil(1)
 
         let started = Date()
         let joined = await provider.result(for: Page(baseURL: server.baseURL, timeout: 0.5))
@@ -116,9 +116,9 @@ struct CacheFillTests {
         }
         #expect(failure.kind == .timedOut)
         #expect(took < 5, "the joiner waited \(took) s for a fetch it joined with a 0.5 s timeout")
-        gate.open()
+        server.gate.open()
         #expect(try await leader.value.statusCode == 200)
-        #expect(arrivals.value == 1)
+        #expect(server.arrivals.value == 1)
     }
 }
 
