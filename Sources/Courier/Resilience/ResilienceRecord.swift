@@ -28,32 +28,49 @@ public struct ResilienceRecord: Sendable, Hashable {
 /// The record of one attempt (or of one copy of a hedged exchange), which the resilience stage
 /// writes and the provider reads when the attempt ends.
 ///
-/// `@unchecked Sendable`: `storage` is read and written only under `lock` (``update(_:)`` and
+/// `@unchecked Sendable`: the record is read and written only under the lock (``update(_:)`` and
 /// ``record``), so a writer that outlives its reader (a cache fill the caller left, a hedged
-/// copy, a background validation) can never race the provider reading it. One lock, no boxed
-/// `Locked`: a record is made per attempt.
-final class ResilienceNotes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage = ResilienceRecord()
+/// copy, a background validation) can never race the provider reading it. A struct over one
+/// `ManagedBuffer` (the record in its header, the system's lock in its tail): one is made per
+/// attempt, and a lock of its own would cost an allocation more (Benchmarks/count).
+struct ResilienceNotes: @unchecked Sendable {
+    /// The record and its lock, in one allocation.
+    private final class Storage: ManagedBuffer<ResilienceRecord, PlatformMutex.Primitive> {
+        // The buffer ends its header itself; the tail's one element, the lock, is ended here.
+        deinit {
+            withUnsafeMutablePointerToElements { PlatformMutex.deinitialize($0) }
+        }
+    }
+
+    private let storage: Storage
     /// Whether the exchange deposits in the retry budget: the first attempt's, once per request.
     let deposits: Bool
 
+    /// A new, empty record.
     init(deposits: Bool = false) {
+        let buffer = Storage.create(minimumCapacity: 1) { _ in ResilienceRecord() }
+        buffer.withUnsafeMutablePointerToElements { PlatformMutex.initialize($0) }
+        // `create` called on `Storage` makes an instance of it.
+        storage = unsafeDowncast(buffer, to: Storage.self)
         self.deposits = deposits
     }
 
     /// A copy of what was recorded so far.
     var record: ResilienceRecord {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
+        storage.withUnsafeMutablePointers { header, lock in
+            PlatformMutex.lock(lock)
+            defer { PlatformMutex.unlock(lock) }
+            return header.pointee
+        }
     }
 
     /// Changes the record under the lock.
     func update(_ change: (inout ResilienceRecord) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        change(&storage)
+        storage.withUnsafeMutablePointers { header, lock in
+            PlatformMutex.lock(lock)
+            defer { PlatformMutex.unlock(lock) }
+            change(&header.pointee)
+        }
     }
 
     /// Adds what one copy of a hedged exchange recorded.

@@ -3,13 +3,14 @@ import Foundation
 /// A value guarded by a lock: the one way Courier shares mutable state between threads.
 ///
 /// `Synchronization.Mutex` would do the same, but it needs macOS 15 / iOS 18, and Courier
-/// supports every Apple release that has async/await.
+/// supports every Apple release that has async/await; the lock is the system's own
+/// (``PlatformMutex``), lighter than `NSLock`.
 ///
 /// It is `Sendable` only when its value is: a lock makes access exclusive, but a value that is
 /// not `Sendable` (a class with shared state, say) could still be handed out of `withLock` and
 /// used on two threads at once.
 package final class Locked<Value> {
-    private let lock = NSLock()
+    private let lock = PlatformMutex()
     /// Exclusive by the lock, so the runtime's exclusivity check of each access would only cost
     /// (two calls per `withLock`, measured with callgrind).
     @exclusivity(unchecked) private var storage: Value
@@ -17,6 +18,10 @@ package final class Locked<Value> {
     /// Creates the box with its first value.
     package init(_ value: Value) {
         self.storage = value
+    }
+
+    deinit {
+        lock.destroy()
     }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
