@@ -496,7 +496,7 @@ import Testing
     } catch {
         print(error)
     }
-    // sample 5
+    // sample 6
     struct BreakerLog: ObservingPlugin {
         func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
             for transition in outcome.metrics.resilience?.circuitTransitions ?? [] {
@@ -504,7 +504,7 @@ import Testing
             }
         }
     }
-    // sample 6
+    // sample 7
     do {
         _ = try await provider.request(.zen)
     } catch .transport(let refusal as ResilienceError, _) {
@@ -512,12 +512,12 @@ import Testing
     } catch {
         print(error)
     }
-    // sample 7
+    // sample 8
     let search = Provider<GitHub>(
         interceptor: .retryPolicy,
         resilience: .standard.with(hedging: Hedging(delay: .percentile(0.95, atLeast: 0.05))))
     _ = search
-    // sample 8
+    // sample 9
     let clock = TestClock()
     let faults = FaultInjectingTransport(clock: clock, outages: [Outage(from: 0, to: 10, fault: .status(503))])
     let tested = Provider<GitHub>(transport: faults, resilience: .standard, clock: clock)
@@ -1005,6 +1005,16 @@ extension PrimitiveSequence where Trait == SingleTrait, Element == Response {
 }
 
 // Resilience.md, sample 4
+extension GitHub {
+    var resilience: ResiliencePolicy? {
+        switch self {
+        case .zen: ResiliencePolicy.standard.scoped(.group("search"))   // say, a search endpoint
+        case .user: nil                                                  // the provider's policy
+        }
+    }
+}
+
+// Resilience.md, sample 5
 extension Downloads {
     var resilience: ResiliencePolicy? {
         ResiliencePolicy(
