@@ -64,4 +64,33 @@ struct ResilienceObservationTests {
         let refused = handler.entries.last { $0.message.description == "request failed" }
         #expect(refused?.metadata["error.type"] == "circuitOpen")
     }
+
+    @Test("a spent rate limit the server announced: the 403 counted as such, the calls it holds as rateLimitExhausted")
+    func spentRateLimit() async throws {
+        let metrics = TestMetrics()
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "shop") { _ in handler }
+        logger.logLevel = .debug
+        let transport = ScriptedTransport(fallback: .status(200))
+        let reset = Int(clock.date().timeIntervalSince1970) + 600
+        transport.enqueue(
+            [.status(403, headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "\(reset)"])], for: target)
+        let provider = Provider<ShopAPI>(
+            transport: transport, plugins: [MetricsPlugin(factory: metrics), LoggingPlugin(logger: logger)],
+            interceptor: .retryPolicy, resilience: .standard, clock: clock)
+
+        for _ in 0..<3 { _ = await provider.result(for: target) }
+
+        #expect(transport.requests.count == 1)
+        let labels = [("courier.target", "ShopAPI"), ("http.request.method", "GET")]
+        #expect(
+            (try? metrics.expectCounter("courier.client.attempts", labels + [("outcome", "rateLimitExhausted")])
+                .totalValue) == 2)
+        let outcomes = handler.entries.filter { $0.message.description.hasPrefix("request ") }
+            .map { "\($0.message) \($0.metadata["error.type"]?.description ?? "-")" }
+        #expect(
+            outcomes == [
+                "request rejected 403", "request failed rateLimitExhausted", "request failed rateLimitExhausted",
+            ])
+    }
 }
