@@ -68,6 +68,25 @@ struct CacheFillTests {
         #expect(next.statusCode == 200)
     }
 
+    @Test("a half-open probe cancelled through the cache gives its place back: the next request probes, not refused")
+    func cancelledProbe() async throws {
+        let clock = TestClock()
+        let target = Page(baseURL: URL(string: "https://api.test")!)
+        let transport = ScriptedTransport(fallback: .status(200))
+        transport.enqueue([.status(503), .delayed(60, .status(200))], for: target)
+        let breaker = ResiliencePolicy(circuitBreaker: CircuitBreaker(minimumThroughput: 1, consecutiveFailures: 1))
+        let provider = Provider<Page>(transport: transport, cache: HTTPCache(), resilience: breaker, clock: clock)
+        #expect(await provider.result(for: target).status == 503)
+        clock.advance(by: 5)  // the break is over: the next request is the probe
+
+        let probe = Task { try await provider.request(target) }
+        #expect(await waitUntil { transport.requests.count == 2 })
+        probe.cancel()
+        #expect(await probe.result.isCancellation)
+
+        #expect(await provider.result(for: target).status == 200)
+    }
+
     @Test("the last of several callers to cancel ends the shared exchange; earlier ones leave it running")
     func lastWaiterCancels() async throws {
         let server = try SlowServer()
