@@ -3,7 +3,8 @@ import CourierTesting
 import Foundation
 
 extension ChaosBench {
-    /// A server whose answer depends on the time since `origin`: 503 during the outage.
+    /// A server whose answer depends on the time since `origin`: 503 (or a spent rate limit, or
+    /// no server at all) during the outage.
     final class PhasedServer: Sendable {
         let hits = Guarded<[Double]>([])
         let origin: Double
@@ -13,11 +14,22 @@ extension ChaosBench {
         init(origin: Double, outage: Outage) throws {
             self.origin = origin
             let hits = self.hits
+            // The wall-clock second the limit resets: the window's end, rounded up.
+            let reset = String(
+                Int((Date().timeIntervalSince1970 + ChaosBench.outageEnd - (now() - origin)).rounded(.up)))
             let handler: LoopbackServer.Handler = { _ in
                 let time = now() - origin
                 hits.withLock { $0.append(time) }
-                if outage == .unavailable, time >= ChaosBench.warmUp, time < ChaosBench.outageEnd {
-                    return ServerReply(status: 503, body: Data("down".utf8))
+                guard time >= ChaosBench.warmUp, time < ChaosBench.outageEnd else {
+                    return ServerReply(body: Data("{}".utf8))
+                }
+                switch outage {
+                case .unavailable: return ServerReply(status: 503, body: Data("down".utf8))
+                case .rateLimited:
+                    return ServerReply(
+                        status: 429, headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": reset],
+                        body: Data("rate limit exceeded".utf8))
+                case .refused: break
                 }
                 return ServerReply(body: Data("{}".utf8))
             }
@@ -66,9 +78,9 @@ extension ChaosBench {
         figures["busiestTenth"] = Double(slots.sorted(by: >).prefix(10).reduce(0, +)) / Double(max(1, attempts))
         let learned = started.filter { !$0.succeeded }.map { $0.end - $0.start }.sorted()
         figures["learnP50ms"] = percentile(learned, 0.5) * 1000
-        let refusals = calls.filter(\.refusedByBreaker).map { $0.end - $0.start }.sorted()
-        // How long after the outage began the breaker refused its first request.
-        if let opened = calls.filter(\.refusedByBreaker).map(\.end).min() {
+        let refusals = calls.filter(\.refusedByPolicy).map { $0.end - $0.start }.sorted()
+        // How long after the outage began the policy refused its first request.
+        if let opened = calls.filter(\.refusedByPolicy).map(\.end).min() {
             figures["openedAfterSeconds"] = opened - warmUp
         }
         if !refusals.isEmpty {

@@ -32,19 +32,22 @@ enum ChaosBench {
         let start: Double
         let end: Double
         let succeeded: Bool
-        let refusedByBreaker: Bool
+        /// Refused by the policy without a byte sent: the open breaker, or a held back-off.
+        let refusedByPolicy: Bool
     }
 
     enum Outage: String, CaseIterable {
         case unavailable = "503"
         case refused = "refused"
+        /// 429 with `x-ratelimit-remaining: 0` and `x-ratelimit-reset` at the window's end.
+        case rateLimited = "ratelimit"
     }
 
     static let warmUp = 2.0
     static let outageEnd = 12.0
     static let runEnd = 20.0
 
-    /// Runs one case (`503`, `refused` or `tail`) with one variant and prints its figures as one
+    /// Runs one case (`503`, `refused`, `ratelimit` or `tail`) with one variant and prints its figures as one
     /// JSON object. One run per process: FoundationNetworking can crash under a storm of refused
     /// connections (swift-corelibs-foundation #4791), and a crash then costs one run, not all.
     static func run(_ name: String, variant: String, clients: Int) async throws {
@@ -105,14 +108,15 @@ enum ChaosBench {
                         let start = now() - origin
                         let result = await provider.result(for: Item(baseURL: url))
                         var refused = false
-                        if case .failure(.transport(let error as ResilienceError, _)) = result,
-                            case .circuitOpen = error
-                        {
-                            refused = true
+                        if case .failure(.transport(let error as ResilienceError, _)) = result {
+                            switch error {
+                            case .circuitOpen, .backingOff, .rateLimitExhausted: refused = true
+                            default: break
+                            }
                         }
                         let succeeded = (try? result.get()) != nil
                         calls.append(
-                            Call(start: start, end: now() - origin, succeeded: succeeded, refusedByBreaker: refused))
+                            Call(start: start, end: now() - origin, succeeded: succeeded, refusedByPolicy: refused))
                         try? await Task.sleep(nanoseconds: UInt64(pause * 1e9))
                     }
                     return calls
