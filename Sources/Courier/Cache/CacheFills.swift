@@ -40,11 +40,7 @@ final class CacheFills: Sendable {
                 running[key] = entry
                 return Share(key: key, token: entry.token, task: entry.task, isLeader: false)
             }
-            let token = Token()
-            let task = Task { [weak self] in
-                defer { self?.remove(key, token) }
-                return try await work()
-            }
+            let (token, task) = start(key, work)
             guard joining else { return Share(key: nil, token: token, task: task, isLeader: true) }
             running[key] = Entry(token: token, task: task, waiters: 1)
             return Share(key: key, token: token, task: task, isLeader: true)
@@ -68,11 +64,7 @@ final class CacheFills: Sendable {
     func startInBackground(_ key: String, _ work: @escaping Work) {
         running.withLock { running in
             guard running[key] == nil else { return }
-            let token = Token()
-            let task = Task { [weak self] in
-                defer { self?.remove(key, token) }
-                return try await work()
-            }
+            let (token, task) = start(key, work)
             running[key] = Entry(token: token, task: task, waiters: 0)
         }
     }
@@ -105,6 +97,17 @@ final class CacheFills: Sendable {
         }
         if abandoned { share.task.cancel() }
         return abandoned
+    }
+
+    /// Runs `work` in a task of its own, which removes its entry of `key` (and no newer one) when
+    /// it ends.
+    private func start(_ key: String, _ work: @escaping Work) -> (Token, Task<CacheStage.Fill, any Error>) {
+        let token = Token()
+        let task = Task { [weak self] in
+            defer { self?.remove(key, token) }
+            return try await work()
+        }
+        return (token, task)
     }
 
     private func remove(_ key: String, _ token: Token) {
