@@ -176,11 +176,10 @@ final class ScopeState: Sendable {
                 shared.breaker!.record(failure: failed, admission: admission, now: now, transitions: &transitions)
             }
             if let rule = backOff, let wait = outcome.serverWait {
-                let until = now + min(wait.seconds, rule.longestBackOff)
-                if until > shared.backOffUntil {
-                    shared.backOffUntil = until
-                    shared.rateLimitReset =
-                        wait.isRateLimit ? outcome.date.addingTimeInterval(min(wait.seconds, rule.longestBackOff)) : nil
+                let held = min(wait.seconds, rule.longestBackOff)
+                if now + held > shared.backOffUntil {
+                    shared.backOffUntil = now + held
+                    shared.rateLimitReset = wait.isRateLimit ? outcome.date.addingTimeInterval(held) : nil
                 }
             }
             if hedging != nil, let latency = outcome.latency { shared.latencies.add(latency) }
@@ -208,7 +207,8 @@ struct ExchangeOutcome {
     var status: Int?
     /// The wait the response announced (``ServerWait``), when the back-off reads it.
     var serverWait: ServerWait?
-    /// When the outcome was known, on the wall clock, for a rate limit's reset date.
+    /// When the answer came, on the provider's wall clock (the scope's clock is monotonic): a
+    /// rate limit's reset is named as a date. Set with ``serverWait``.
     var date = Date.distantPast
     /// The exchange's latency, for a response.
     var latency: TimeInterval?
