@@ -74,7 +74,13 @@ public enum CookieDomain {
     /// §5.1.4: the request path as sent, percent-encoded and with its trailing slash (`URL.path`
     /// decodes it and drops a trailing slash, so `/docs/` would read as `/docs`); `/` when empty.
     static func requestPath(of url: URL) -> String {
-        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+        let path: String
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+            // Read from the URL's own parse; the fallback parses it again.
+            path = url.absoluteURL.path(percentEncoded: true)
+        } else {
+            path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+        }
         return path.isEmpty ? "/" : path
     }
 
