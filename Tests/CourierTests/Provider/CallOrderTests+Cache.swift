@@ -105,6 +105,26 @@ struct CacheCallOrderTests {
                 + [.retry(attempt: 1, .failure(.validation))] + .finish(.failure(.validation)))
         #expect(server.requests.isEmpty)
     }
+
+    @Test("cancelled while the cache's fill is at the engine: the attempt ends cancelled, then the one cancellation")
+    func cancelledDuringFill() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let server = try LoopbackServer { _ in
+            _ = release.wait(timeout: .now() + 10)
+            return ServerReply(headers: ["Cache-Control": "max-age=10"], body: Data("{}".utf8))
+        }
+        defer {
+            release.signal()
+            server.stop()
+        }
+        let provider = provider()
+        let call = Task { await request(provider, OrderTarget(baseURL: server.baseURL)) }
+        #expect(await recorder.wait(for: .send))
+        call.cancel()
+        let (_, events) = await call.value
+
+        #expect(events == [HookEvent].attempt(1, .failure(.cancellation)) + .finish(.failure(.cancellation)))
+    }
 }
 
 extension Result<Response, CourierError> {
