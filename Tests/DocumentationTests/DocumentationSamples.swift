@@ -174,7 +174,7 @@ import Testing
 /// The samples of CachingAndCookies.md.
 @Sendable func cachingAndCookiesSamples() async throws {
     // sample 1
-    let cached = Provider<GitHub>(cache: HTTPCache())
+    let cached = Provider<GitHub>(http: HTTPSemantics(cache: HTTPCache()))
     _ = cached
     // sample 2
     let response = try await cached.request(.zen)
@@ -191,7 +191,7 @@ import Testing
     _ = folder
     _ = onDisk
     // sample 4
-    let provider = Provider<MyAPI>(cookieJar: CookieJar())
+    let provider = Provider<MyAPI>(http: HTTPSemantics(cookies: CookieJar()))
     _ = provider
     // sample 5
     let publicSuffixes: Set<String> = ["co.uk", "com.au", "github.io"]  // loaded from the list
@@ -893,7 +893,7 @@ import Testing
                 for try await chunk in try stream.chunks() { body.append(chunk) }
             }
             let head: HeaderFields = ["Content-Type": "application/octet-stream"]
-            guard request.writesToFile else {
+            guard request.delivery == .file else {
                 return TransportResponse(statusCode: 200, headerFields: head, url: request.urlRequest.url!, data: body)
             }
             let file = try DownloadFile()
@@ -907,19 +907,18 @@ import Testing
         }
     }
 
-    let engine = RedirectingTransport(engine: EchoEngine())
-    _ = engine
+    let echoing = Provider<GitHub>(transport: EchoEngine())
+    _ = echoing
     // sample 3
     struct StreamingEchoEngine: Transport {
         let whole = EchoEngine()
 
         func send(_ request: TransportRequest) async throws -> TransportResponse {
-            try await whole.send(request)
-        }
-
-        func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-            let answer = try await whole.send(request)
-            let (body, writer) = TransportBody.makeStream()
+            guard request.delivery == .stream else { return try await whole.send(request) }
+            var inMemory = request
+            inMemory.delivery = .memory
+            let answer = try await whole.send(inMemory)
+            let (body, writer) = TransportBody.makeStream(limits: request.streamingLimits)
             let feeding = Task {
                 for offset in stride(from: 0, to: answer.data.count, by: 16_384) {
                     writer.write(answer.data.subdata(in: offset..<min(offset + 16_384, answer.data.count)))
@@ -927,8 +926,9 @@ import Testing
                 writer.finish()
             }
             writer.onTermination = { feeding.cancel() }
-            return StreamedTransportResponse(
-                statusCode: answer.statusCode, headerFields: answer.headerFields, url: request.urlRequest.url!, body: body)
+            return TransportResponse(
+                statusCode: answer.statusCode, headerFields: answer.headerFields, url: request.urlRequest.url!,
+                stream: body)
         }
     }
     // sample 4

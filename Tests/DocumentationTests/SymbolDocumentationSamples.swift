@@ -118,7 +118,7 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
 
 // HTTPCache.swift#1
 @Sendable func hTTPCacheExample1() async throws {
-    let provider = Provider<MyAPI>(cache: HTTPCache())
+    let provider = Provider<MyAPI>(http: HTTPSemantics(cache: HTTPCache()))
     _ = provider
 }
 
@@ -134,7 +134,7 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
 
 // CookieJar.swift#1
 @Sendable func cookieJarExample1() async throws {
-    let provider = Provider<MyAPI>(cookieJar: CookieJar())
+    let provider = Provider<MyAPI>(http: HTTPSemantics(cookies: CookieJar()))
     _ = provider
 }
 
@@ -293,6 +293,13 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     }
 }
 
+// HTTPSemantics.swift#1
+@Sendable func hTTPSemanticsExample1() async throws {
+    let provider = Provider<GitHub>(
+        http: HTTPSemantics(redirects: .refuse, cookies: CookieJar(), cache: HTTPCache()))
+    _ = provider
+}
+
 // Provider+Requests.swift#1
 @Sendable func providerRequestsExample1() async throws {
     let user = try await provider.request(.user("octocat"), as: User.self)
@@ -345,20 +352,14 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
 
 // RedirectPolicy.swift#1
 @Sendable func redirectPolicyExample1() async throws {
-    let transport = URLSessionTransport(redirectPolicy: .refuse)
-    let stamped = URLSessionTransport(redirectPolicy: .modify { request, _ in
+    let refusing = Provider<MyAPI>(http: HTTPSemantics(redirects: .refuse))
+    let stamped = Provider<MyAPI>(http: HTTPSemantics(redirects: .modify { request, _ in
         var request = request
         request.setValue("1", forHTTPHeaderField: "X-Redirected")
         return request
-    })
-    _ = transport
+    }))
+    _ = refusing
     _ = stamped
-}
-
-// RedirectingTransport.swift#1
-@Sendable func redirectingTransportExample1() async throws {
-    let transport = RedirectingTransport(engine: MyEngineTransport(), policy: .follow)
-    _ = transport
 }
 
 // ConcurrencyLimit.swift#1
@@ -742,7 +743,7 @@ var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
 @Sendable func cacheTestsTableExample1() async throws {
     let casesFile = URL(fileURLWithPath: "/tmp/cases.json")
     let table = try CacheTestsTable(json: Data(contentsOf: casesFile))
-    let report = try await table.run { policy in URLSessionTransport(redirectPolicy: policy) }
+    let report = try await table.run(on: URLSessionTransport())
     print(report.summary)
     _ = table
     _ = report

@@ -4,43 +4,38 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A provider's ``HTTPCache`` in the transport's place: it answers from storage, validates, or
-/// sends to the engine below it and stores the answer (RFC 9111 §4).
-struct CacheStage: Transport {
+/// A provider's ``HTTPCache``, the first stage of its chain: it answers from storage, validates,
+/// or sends through the stages below it and stores the answer (RFC 9111 §4).
+struct CacheStage: Stage {
     let cache: HTTPCache
-    let engine: any Transport
 
-    /// The engine's, and the cache policy, which the cache honours itself.
-    var capabilities: TransportCapabilities { engine.capabilities.union(.cachePolicy) }
-
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        guard request.method == "GET", !request.writesToFile, let url = request.urlRequest.url else {
-            let response = try await engine.send(engineRequest(request))
+    func send(
+        _ request: TransportRequest, _ context: ExchangeContext, next: StageChain.Next
+    ) async throws -> TransportResponse {
+        guard request.method == "GET", request.delivery == .memory, let url = request.urlRequest.url else {
+            let response = try await next(engineRequest(request, context), context)
             invalidateAfterUnsafe(request, status: response.statusCode, fields: response.headerFields)
             return response
         }
         let fields = request.headerFields
         let asked = CacheRequest(request.urlRequest, fields: fields)
-        let lookup = Lookup(request: request, url: url, key: HTTPCache.key(url), fields: fields, asked: asked)
+        let lookup = Lookup(
+            request: request, context: context, next: next, url: url, key: HTTPCache.key(url), fields: fields,
+            asked: asked)
         guard !asked.bypasses, !asked.noStore else {
             if asked.bypasses, !asked.noStore, let answer = answerConditional(lookup) { return answer }
-            var response = try await engine.send(engineRequest(request))
+            var response = try await next(engineRequest(request, context), context)
             response.cacheOutcome = .miss
             return response
         }
         return try await answer(lookup)
     }
 
-    /// A stream or a download goes to the engine; an unsafe one still invalidates.
-    func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-        let response = try await engine.stream(engineRequest(request))
-        invalidateAfterUnsafe(request, status: response.statusCode, fields: response.headerFields)
-        return response
-    }
-
     /// One GET's view of the cache.
     struct Lookup: Sendable {
         let request: TransportRequest
+        let context: ExchangeContext
+        let next: StageChain.Next
         let url: URL
         let key: String
         let fields: HeaderFields
@@ -77,13 +72,13 @@ struct CacheStage: Transport {
         let etag = storedFields["ETag"]
         let modified = storedFields["Last-Modified"]
         guard etag != nil || modified != nil else { return try await fetch(lookup, joining: true) }
-        var conditional = engineRequest(lookup.request)
+        var conditional = engineRequest(lookup.request, lookup.context)
         if let etag { conditional.urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let modified { conditional.urlRequest.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
         let sent = cache.now()
         let response: TransportResponse
         do {
-            response = try await engine.send(conditional)
+            response = try await lookup.next(conditional, lookup.context)
         } catch {
             guard !Task.isCancelled, lookup.asked.allowsOnError(freshness) else { throw error }
             return served(stored, freshness, .stale(.ifError))
@@ -104,22 +99,18 @@ struct CacheStage: Transport {
     /// the first sends in a task of its own, the others wait for it, each within its own
     /// timeout, and take what it stored; the last one to leave cancels it.
     private func fetch(_ lookup: Lookup, joining: Bool) async throws -> TransportResponse {
-        let engine = engine
-        let request = engineRequest(lookup.request)
+        let request = engineRequest(lookup.request, lookup.context)
         let share = cache.fills.share(lookup.key, joining: joining) { [self] in
             let sent = cache.now()
-            let response = try await engine.send(request)
+            let response = try await lookup.next(request, lookup.context)
             return Fill(response: keep(response, lookup, sent: sent), startedAt: sent)
         }
         if share.isLeader { return try await cache.fills.value(of: share).response }
-        // The engine bounds the leader's exchange by the leader's timeout; a joiner's own wait
-        // is bounded here (a transport without timeouts of its own is bounded by the provider).
-        guard let timeout = lookup.request.timeout, engine.capabilities.contains(.timeouts) else {
-            return try await joined(share, lookup)
-        }
+        // The stages below bound the leader's exchange by the leader's timeout; a joiner's own
+        // wait is bounded here.
+        guard let timeout = lookup.request.timeout else { return try await joined(share, lookup) }
         let wait: @Sendable () async throws -> TransportResponse = { [self] in try await joined(share, lookup) }
-        return try await TimeLimit.run(
-            seconds: timeout, clock: lookup.request.timeouts?.limitClock, discard: { _ in }, wait)
+        return try await TimeLimit.run(seconds: timeout, clock: lookup.context.limitClock, discard: { _ in }, wait)
     }
 
     /// A joiner's answer: what the fill stored, or its own fetch when the fill failed or stored
@@ -173,9 +164,11 @@ struct CacheStage: Transport {
     private func revalidateInBackground(_ lookup: Lookup, _ stored: CachedResponse) {
         var request = lookup.request
         request.progress = nil
-        if request.resilienceNotes != nil { request.resilienceNotes = ResilienceNotes() }
+        var context = lookup.context
+        if context.notes != nil { context.notes = ResilienceNotes() }
         let background = Lookup(
-            request: request, url: lookup.url, key: lookup.key, fields: lookup.fields, asked: lookup.asked)
+            request: request, context: context, next: lookup.next, url: lookup.url, key: lookup.key,
+            fields: lookup.fields, asked: lookup.asked)
         cache.fills.startInBackground("revalidate " + lookup.key) { [self] in
             let freshness = CacheFreshness(stored, now: cache.now(), heuristicFraction: 0)
             return Fill(response: try await validate(background, stored, freshness), startedAt: cache.now())
@@ -203,9 +196,9 @@ struct CacheStage: Transport {
     }
 
     /// The request as the engine gets it: with the engine's own cache off when it has one.
-    private func engineRequest(_ request: TransportRequest) -> TransportRequest {
+    private func engineRequest(_ request: TransportRequest, _ context: ExchangeContext) -> TransportRequest {
         let policy: URLRequest.CachePolicy =
-            engine.capabilities.contains(.cachePolicy) ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
+            context.engine.capabilities.contains(.cachePolicy) ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
         guard request.urlRequest.cachePolicy != policy else { return request }
         var request = request
         request.urlRequest.cachePolicy = policy

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// A provider's cookie jar as one request's hops use it: the provider adds the jar's cookies to
-/// the first hop; ``RedirectingTransport`` stores each redirect's `Set-Cookie` and gives each
+/// the first hop; the redirect stage (`RedirectStage`) stores each redirect's `Set-Cookie` and gives each
 /// next hop the cookies of its own URL.
 final class HopCookies: Sendable {
     /// The jar.

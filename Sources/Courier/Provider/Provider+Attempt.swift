@@ -23,8 +23,10 @@ struct AttemptSetup: Sendable {
     let validationType: ValidationType
     /// The request the provider built; every attempt starts again from it.
     let base: URLRequest
-    /// The network transport, or the stub transport of a stubbed target.
-    let transport: any Transport
+    /// The provider's engine, or the stub engine of a stubbed target.
+    let engine: any Transport
+    /// Whether ``engine`` is a stub engine.
+    let stubbed: Bool
     /// Where the request body comes from.
     let body: TransportRequest.Body
     /// Where a download goes, for a download task.
@@ -126,29 +128,33 @@ extension Provider {
             }
         }
 
-        let received: TransportResponse
         var report: (@Sendable (TransferProgress) -> Void)?
         if let reporter = setup.progress { report = { reporter.report($0) } }
         var transportRequest = TransportRequest(
-            urlRequest: request, body: setup.body, writesToFile: setup.destination != nil, progress: report,
-            timeout: setup.timeouts.forExchange)
+            urlRequest: request, body: setup.body, delivery: setup.destination == nil ? .memory : .file,
+            progress: report, timeout: setup.timeouts.forExchange)
         if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
         if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }
-        transportRequest.cookies = hopCookies
+        transportRequest.jarHandlesCookies = hopCookies != nil
         // The limits go along only where a stage or a clock needs them (copying them costs).
-        if notes != nil || hasOwnClock { transportRequest.timeouts = setup.timeouts }
-        transportRequest.resilienceNotes = notes
+        let context = ExchangeContext(
+            engine: setup.engine, isStub: setup.stubbed,
+            timeouts: notes != nil || hasOwnClock ? setup.timeouts : nil, cookies: hopCookies, scope: setup.scope,
+            notes: notes)
+        let chain = chain.chain(stubbed: setup.stubbed, policy: setup.scope != nil)
+        let received: TransportResponse
         do {
             if let streaming = setup.streaming {
                 // A stream's waits are bounded by the provider, never its whole body (StreamTimeouts).
                 let timeouts = StreamTimeouts(setup.timeouts)
                 transportRequest.timeout = timeouts.forExchange
+                transportRequest.delivery = .stream
                 transportRequest.streamingLimits = streaming.limits
                 received = try await Self.stream(
-                    transportRequest, on: setup.transport, into: streaming,
+                    transportRequest, through: chain, context, into: streaming,
                     StreamAttempt(validationType: setup.validationType, timeouts: timeouts))
             } else {
-                received = try await Self.send(transportRequest, on: setup.transport)
+                received = try await Self.send(transportRequest, through: chain, context)
             }
         } catch {
             let failure = Self.failure(error) { .exchange($0, request: request) }
@@ -225,7 +231,7 @@ extension Provider {
         do throws(RequestValidationError) {
             if let invalid = RequestValidationError.check(adapted) { throw invalid }
             if let unsupported = TransportCapabilities.refusal(
-                of: adapted, repeating: setup.repeatedHeaderFields, by: setup.transport)
+                of: adapted, repeating: setup.repeatedHeaderFields, honoured: capabilities(setup), by: setup.engine)
             {
                 throw unsupported
             }

@@ -46,7 +46,8 @@ extension Provider {
     }
 
     /// Builds the request, runs its attempts and tells the plugins the outcome: the part of a
-    /// request that joined requests share.
+    /// request that joined requests share. The engine is the provider's, or the stub engine of a
+    /// stubbed target; the stages above it are the provider's chain (``StageChain``).
     @inline(__always)
     private func exchange(
         _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?, streaming: StreamHandoff? = nil
@@ -64,18 +65,14 @@ extension Provider {
                 request.setValue(UUID().uuidString, forHTTPHeaderField: header)
             }
             let stub = stubClosure(target)
-            var transport: any Transport =
+            let engine: any Transport =
                 stub == .never
                 ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
-            // The policies act on what reaches the engine, below the cache: a stored answer passes no gate.
             let scope = resilienceScope(target, request.url)
-            if let scope { transport = ResilienceStage(scope: scope, engine: transport, clock: clock) }
-            // The cache answers in the transport's place, a stub's too (stubs swap only the transport).
-            if let cache { transport = CacheStage(cache: cache, engine: transport) }
             let timeouts = timeouts(endpoint.options, scope)
             let setup = AttemptSetup(
                 requestID: id, target: target, validationType: target.validationType, base: request,
-                transport: transport, body: endpoint.task.transportBody,
+                engine: engine, stubbed: stub != .never, body: endpoint.task.transportBody,
                 destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts,
                 idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
                 streaming: streaming, cookieJar: cookieJar, sender: self,

@@ -17,7 +17,7 @@ extension Provider {
     /// retried as any failed attempt, so retries happen only before the first byte reaches the
     /// caller. `didReceive` and `process` run once, when the head is accepted (with the head and
     /// an empty body) or when the request fails; `didFinishStream` runs when the body ends. The
-    /// transport streams the body (`Transport.stream(_:)`); a stubbed target's sample arrives as
+    /// transport streams the body (``TransportRequest/Delivery/stream``); a stubbed target's sample arrives as
     /// its ``SampleStream`` says, or as one chunk.
     ///
     /// The target's `timeoutInterval` bounds each wait, for the head and then for every next

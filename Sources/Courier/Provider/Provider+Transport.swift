@@ -4,13 +4,25 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What the provider does around a transport that does not do it itself (see
-/// ``TransportCapabilities``), so that every transport behaves the same to the pipeline.
+/// How an attempt reaches its chain of stages and the engine, so that every engine behaves the
+/// same to the pipeline.
 extension Provider {
-    /// Sends `request`, enforcing its timeout when the transport does not.
+    /// Sends `request` through `chain`. An engine that gave a body as a stream when asked for it
+    /// whole has it read here.
     @inline(__always)
-    static func send(_ request: TransportRequest, on transport: any Transport) async throws -> TransportResponse {
-        try await transport.sendWithinTimeout(request)
+    static func send(
+        _ request: TransportRequest, through chain: StageChain.Next, _ context: ExchangeContext
+    ) async throws -> TransportResponse {
+        let received = try await chain(request, context)
+        guard let stream = received.stream else { return received }
+        return received.withData(try await stream.collect(upTo: .max))
+    }
+
+    /// The request options honoured for a request of `setup`: the stub engine's, or the
+    /// provider's (its engine's and its cache's).
+    @inline(__always)
+    func capabilities(_ setup: AttemptSetup) -> TransportCapabilities {
+        setup.stubbed ? setup.engine.capabilities : capabilities
     }
 
     /// Streams `request`: an accepted head hands its body to `handoff` and returns the head with
@@ -18,17 +30,19 @@ extension Provider {
     /// ``StreamingLimits/rejectedBodyPrefix``, for the error), and the rest of the transfer is
     /// dropped. The head and every chunk read here wait at most the attempt's idle limit.
     static func stream(
-        _ request: TransportRequest, on transport: any Transport, into handoff: StreamHandoff,
-        _ attempt: StreamAttempt
+        _ request: TransportRequest, through chain: StageChain.Next, _ context: ExchangeContext,
+        into handoff: StreamHandoff, _ attempt: StreamAttempt
     ) async throws -> TransportResponse {
         let timeouts = attempt.timeouts
-        let streamed = try await timeouts.bound { try await transport.stream(request) }
+        let streamed = try await timeouts.bound { try await chain(request, context) }
         let head = (streamed.statusCode, streamed.source, streamed.receivedFields)
+        // An engine that cannot stream gave the body whole: it goes on as one chunk.
+        let body = streamed.stream ?? TransportBody(streamed.data)
         guard attempt.validationType.accepts(streamed.statusCode) else {
-            let start = try await streamed.body.prefix(upTo: handoff.limits.rejectedBodyPrefix, within: timeouts)
+            let start = try await body.prefix(upTo: handoff.limits.rejectedBodyPrefix, within: timeouts)
             return TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: start)
         }
-        handoff.store(streamed.body, timeouts: timeouts)
+        handoff.store(body, timeouts: timeouts)
         return TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: Data())
     }
 
@@ -56,26 +70,12 @@ struct StreamAttempt: Sendable {
     let timeouts: StreamTimeouts
 }
 
-extension Transport {
-    /// Sends `request`, enforcing ``TransportRequest/timeout`` when this transport does not
-    /// declare ``TransportCapabilities/timeouts``: the provider's rule, which CourierTesting's
-    /// conformance suite applies too.
-    @inline(__always)
-    package func sendWithinTimeout(_ request: TransportRequest) async throws -> TransportResponse {
-        guard let timeout = request.timeout, !capabilities.contains(.timeouts) else { return try await send(request) }
-        return try await TimeLimit.run(
-            seconds: timeout, clock: request.timeouts?.limitClock,
-            discard: { late in late.fileURL.map { try? FileManager.default.removeItem(at: $0) } },
-            { try await send(request) })
-    }
-}
-
 extension TransportCapabilities {
     /// The error refusing `request` when it asks for options `transport` does not honour.
     static func refusal(
-        of request: URLRequest, repeating repeated: HeaderFields, by transport: any Transport
+        of request: URLRequest, repeating repeated: HeaderFields, honoured: TransportCapabilities,
+        by transport: any Transport
     ) -> RequestValidationError? {
-        let honoured = transport.capabilities
         guard !honoured.isSuperset(of: .requestOptions) else { return nil }
         var required = required(by: request)
         if !repeated.isEmpty { required.insert(.repeatedHeaderFields) }

@@ -59,6 +59,13 @@ public final class Provider<Target: TargetType>: Sendable {
     public let trackInflights: Bool
     /// The bounds of every streamed response, unless a call names others (see ``StreamingLimits``).
     public let streamingLimits: StreamingLimits
+    /// Redirects, the cookie jar and the cache, above the engine.
+    public let http: HTTPSemantics
+    /// The stages between an attempt and the engine, built once (see ``StageChain``).
+    let chain: StageChain
+    /// The request options the provider honours: the engine's, and a request's cache policy
+    /// when the provider has a cache.
+    let capabilities: TransportCapabilities
     /// The cookie jar that sends and stores this provider's cookies above the engine, or `nil`
     /// for the engine's own cookie handling (URLSession's `HTTPCookieStorage`; none on
     /// AsyncHTTPClient).
@@ -101,9 +108,8 @@ public final class Provider<Target: TargetType>: Sendable {
     ///   - interceptor: Adapts attempts and decides retries; none by default.
     ///   - trackInflights: Whether identical concurrent requests share one exchange; off by default.
     ///   - streamingLimits: The bounds of streamed responses; ``StreamingLimits/standard`` by default.
-    ///   - cookieJar: Sends and stores cookies above the engine (see ``CookieJar``); none by
-    ///     default, leaving cookies to the engine.
-    ///   - cache: A private HTTP cache above the engine (see ``HTTPCache``); none by default.
+    ///   - http: Redirects, the cookie jar and the cache, above the engine (see
+    ///     ``HTTPSemantics``); by default redirects followed safely, the engine's cookies, no cache.
     ///   - resilience: The resilience policy of targets that declare none (see
     ///     ``ResiliencePolicy``); none by default.
     ///   - clock: The clock the provider reads; ``SystemClock`` by default.
@@ -117,8 +123,7 @@ public final class Provider<Target: TargetType>: Sendable {
         interceptor: (any RequestInterceptor)? = nil,
         trackInflights: Bool = false,
         streamingLimits: StreamingLimits = .standard,
-        cookieJar: CookieJar? = nil,
-        cache: HTTPCache? = nil,
+        http: HTTPSemantics = .standard,
         resilience: ResiliencePolicy? = nil,
         clock: any ProviderClock = .system
     ) {
@@ -132,12 +137,15 @@ public final class Provider<Target: TargetType>: Sendable {
         self.interceptor = interceptor
         self.trackInflights = trackInflights
         self.streamingLimits = streamingLimits
-        self.cookieJar = cookieJar
-        self.cache = cache
+        self.http = http
+        self.cookieJar = http.cookies
+        self.cache = http.cache
         self.resilience = resilience
         self.clock = clock
         resilienceStates = ResilienceRegistry(providerPolicy: resilience)
         hasOwnClock = !(clock is SystemClock)
+        chain = StageChain(cache: http.cache, clock: clock, redirects: http.redirects, engine: transport)
+        capabilities = transport.capabilities.union(http.cache == nil ? [] : .cachePolicy)
     }
 
     /// Whether a request with this base request is in flight (with ``trackInflights``).

@@ -4,23 +4,23 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What ``URLSessionTransport`` does when a server answers with a redirect.
+/// What a provider does when a server answers with a redirect (``HTTPSemantics/redirects``).
 ///
 /// Whatever the policy, Courier makes redirects safe first: no credential header
 /// (`Authorization`, `Proxy-Authorization`, `Cookie` and the other ``Redaction/defaultHeaders``)
 /// follows a redirect to another origin (scheme, host and port), a 307 or 308 keeps its method
 /// and resends its body, uploads included, only http and https are followed, and at most
-/// ``RedirectingTransport/maximumRedirects`` in a row. The request a policy returns obeys
+/// 20 in a row (URLSession's own limit). The request a policy returns obeys
 /// ``HeaderFieldRules`` too: framing headers are removed, and a request with an invalid header is
-/// not followed (the 3xx is the answer). Courier follows every redirect itself, above the engine
-/// (``RedirectingTransport``), so these rules hold whatever engine sends the requests.
+/// not followed (the 3xx is the answer). Courier follows every redirect itself, in a stage above
+/// the engine, so these rules hold whatever engine sends the requests, one you wrote included.
 /// ```swift
-/// let transport = URLSessionTransport(redirectPolicy: .refuse)
-/// let stamped = URLSessionTransport(redirectPolicy: .modify { request, _ in
+/// let refusing = Provider<MyAPI>(http: HTTPSemantics(redirects: .refuse))
+/// let stamped = Provider<MyAPI>(http: HTTPSemantics(redirects: .modify { request, _ in
 ///     var request = request
 ///     request.setValue("1", forHTTPHeaderField: "X-Redirected")
 ///     return request
-/// })
+/// }))
 /// ```
 public struct RedirectPolicy: Sendable {
     private let decide: @Sendable (_ redirected: URLRequest, _ response: HTTPURLResponse) -> URLRequest?
@@ -60,8 +60,7 @@ public struct RedirectPolicy: Sendable {
     /// A relative `Location` is resolved against the request's URL. 301 and 302 turn a `POST`,
     /// and 303 anything but a `HEAD`, into a `GET` without a body, as browsers and URLSession do;
     /// 307 and 308 keep the method and the body. Credential headers are removed when the origin
-    /// changes. Any engine that does not follow redirects itself gets these rules through
-    /// ``RedirectingTransport``.
+    /// changes. A provider applies these rules above every engine.
     /// - Parameters:
     ///   - response: The response to `request`.
     ///   - request: The request that was sent.

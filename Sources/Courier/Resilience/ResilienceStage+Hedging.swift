@@ -29,24 +29,29 @@ extension ResilienceStage {
     /// default), idempotent, with a body that can be sent again, to memory, and with no one
     /// counting its progress.
     static func mayHedge(_ request: TransportRequest, _ hedging: Hedging) -> Bool {
-        guard case .inline = request.body, !request.writesToFile, request.progress == nil else { return false }
+        guard case .inline = request.body, request.delivery == .memory, request.progress == nil else { return false }
         return hedging.methods.contains(HTTPMethod(rawValue: request.method)) && request.isIdempotent
     }
 
     /// Sends the first copy, and another each time the hedging delay runs out with no good
     /// answer, while the budget allows; the first good answer wins and the rest are cancelled.
     /// When every copy failed, the first one's outcome is the answer.
-    func hedged(_ request: TransportRequest, _ hedging: Hedging) async throws -> TransportResponse {
+    func hedged(_ request: TransportRequest, _ hedging: Hedging, _ exchange: ScopedSend) async throws
+        -> TransportResponse
+    {
+        let scope = exchange.scope
+        let requestNotes = exchange.context.notes
         let (events, sink) = AsyncStream<HedgeEvent>.makeStream()
         let tasks = HedgeTasks()
         let delay = scope.hedgeDelay(hedging)
         let launch: @Sendable (Int) -> Void = { copy in
             // Each copy keeps a record of its own, merged here when it answers.
             // The first copy deposits in the budget for the request, as an unhedged one would.
-            var copyRequest = request
-            let notes = ResilienceNotes(deposits: copy == 0 && request.resilienceNotes?.deposits == true)
-            copyRequest.resilienceNotes = notes
-            tasks.add(Task { sink.yield(.answer(copy, notes, await Result { try await exchange(copyRequest) })) })
+            var copyExchange = exchange
+            let notes = ResilienceNotes(deposits: copy == 0 && requestNotes?.deposits == true)
+            copyExchange.context.notes = notes
+            tasks.add(
+                Task { sink.yield(.answer(copy, notes, await Result { try await gated(request, copyExchange) })) })
         }
         let wait: @Sendable () -> Void = { [clock] in
             tasks.add(
@@ -67,13 +72,14 @@ extension ResilienceStage {
                 switch event {
                 case .delayOver:
                     guard race.mayStartCopy, scope.allowsRetry(now: clock.now()) else { continue }
-                    request.resilienceNotes?.update { $0.hedges += 1 }
+                    requestNotes?.update { $0.hedges += 1 }
                     launch(race.startCopy())
                     if race.mayStartCopy { wait() }
                 case .answer(let copy, let notes, let result):
-                    request.resilienceNotes?.merge(notes.record)
+                    requestNotes?.merge(notes.record)
+                    let isGood = { result in Self.isGood(result, scope) }
                     guard let (winner, outcome) = race.settle(copy, result, isGood: isGood) else { continue }
-                    request.resilienceNotes?.update { $0.answeredBy = winner }
+                    requestNotes?.update { $0.answeredBy = winner }
                     return try outcome.get()
                 }
             }
@@ -85,7 +91,7 @@ extension ResilienceStage {
     }
 
     /// A response the breaker would not count as a failure.
-    private func isGood(_ result: Result<TransportResponse, any Error>) -> Bool {
+    private static func isGood(_ result: Result<TransportResponse, any Error>, _ scope: ScopeState) -> Bool {
         guard case .success(let response) = result else { return false }
         return !scope.failureStatuses.contains(response.statusCode)
     }

@@ -7,40 +7,35 @@ import Foundation
 /// A ``ResiliencePolicy`` in the transport's place, below the cache: each exchange passes the
 /// server back-off, the rate limit, the concurrency limit and the circuit breaker, in that
 /// order, and its outcome teaches the scope. Hedged when the policy asks and the request allows.
-struct ResilienceStage: Transport {
-    let scope: ScopeState
-    let engine: any Transport
+struct ResilienceStage: Stage {
     let clock: any ProviderClock
 
-    /// The engine's, and timeouts: the stage bounds each exchange itself, after its waits.
-    var capabilities: TransportCapabilities { engine.capabilities.union(.timeouts) }
-
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
+    /// Passes the request through the gates of the context's scope (a stage in the chains of
+    /// requests a policy applies to, so the scope is there).
+    func send(
+        _ request: TransportRequest, _ context: ExchangeContext, next: StageChain.Next
+    ) async throws -> TransportResponse {
+        guard let scope = context.scope else { return try await next(request, context) }
+        let scoped = ScopedSend(scope: scope, context: context, next: next)
         if let hedging = scope.hedging, Self.mayHedge(request, hedging) {
-            return try await hedged(request, hedging)
+            return try await hedged(request, hedging, scoped)
         }
-        return try await exchange(request)
+        return try await gated(request, scoped)
     }
 
-    func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-        try await gated(request, status: \.statusCode, fields: \.headerFields, send: { try await engine.stream($0) })
+    /// One exchange's scope and the rest of the chain.
+    struct ScopedSend: Sendable {
+        let scope: ScopeState
+        var context: ExchangeContext
+        let next: StageChain.Next
     }
 
-    /// One exchange through the gates: a whole response, or one copy of a hedged one.
-    @inline(__always)
-    func exchange(_ request: TransportRequest) async throws -> TransportResponse {
-        try await gated(
-            request, status: \.statusCode, fields: \.headerFields, send: { try await engine.sendWithinTimeout($0) })
-    }
-
-    /// Passes the gates, sends with `send`, and teaches the scope the outcome. Inlined with its
+    /// Passes the gates, sends through the rest of the chain, and teaches the scope the outcome. Inlined with its
     /// callers: each async call is a task frame, and this stage's cost is counted (Benchmarks/count).
     @inline(__always)
-    private func gated<Answer>(
-        _ request: TransportRequest, status: (Answer) -> Int, fields: (Answer) -> HeaderFields,
-        send: (TransportRequest) async throws -> Answer
-    ) async throws -> Answer {
-        let notes = request.resilienceNotes
+    func gated(_ request: TransportRequest, _ exchange: ScopedSend) async throws -> TransportResponse {
+        let scope = exchange.scope
+        let notes = exchange.context.notes
         let now = clock.now()
         let admission: BreakerState.Admission
         var sent = request
@@ -54,15 +49,15 @@ struct ResilienceStage: Transport {
             throw refusal
         case .mustWait(let transitions):
             note(transitions, probe: false, notes)
-            (admission, sent) = try await admittedAfterWaiting(request)
+            (admission, sent) = try await admittedAfterWaiting(request, exchange)
         }
         defer { scope.bulkhead?.release() }
         do {
-            let answer = try await send(sent)
-            learn(from: status(answer), { fields(answer) }, start: now, admission, notes: notes)
+            let answer = try await exchange.next(sent, exchange.context)
+            learn(from: answer.statusCode, { answer.headerFields }, start: now, admission, exchange)
             return answer
         } catch {
-            learn(from: error, admission, notes: notes)
+            learn(from: error, admission, exchange)
             throw error
         }
     }
@@ -72,10 +67,11 @@ struct ResilienceStage: Transport {
     /// given back on every way out that does not send (a cancelled wait, no place in the
     /// concurrency limit, an open breaker): it is spent only by an exchange.
     private func admittedAfterWaiting(
-        _ request: TransportRequest
+        _ request: TransportRequest, _ exchange: ScopedSend
     ) async throws -> (BreakerState.Admission, TransportRequest) {
-        let notes = request.resilienceNotes
-        let patience = request.timeouts?.deadline?.remaining ?? .infinity
+        let scope = exchange.scope
+        let notes = exchange.context.notes
+        let patience = exchange.context.timeouts?.deadline?.remaining ?? .infinity
         var waited: TimeInterval = 0
         var reservedToken = false
         defer { if reservedToken { scope.returnToken() } }
@@ -103,14 +99,16 @@ struct ResilienceStage: Transport {
         }
         reservedToken = false
         var sent = request
-        if waited > 0, let timeouts = request.timeouts { sent.timeout = timeouts.forExchange }
+        if waited > 0, let timeouts = exchange.context.timeouts { sent.timeout = timeouts.forExchange }
         return (admission, sent)
     }
 
     private func learn(
         from status: Int, _ fields: () -> HeaderFields, start: TimeInterval, _ admission: BreakerState.Admission,
-        notes: ResilienceNotes?
+        _ exchange: ScopedSend
     ) {
+        let scope = exchange.scope
+        let notes = exchange.context.notes
         let now = clock.now()
         var outcome = ExchangeOutcome(status: status, latency: now - start)
         // The fields only for a back-off status: an engine's fields are made when first read.
@@ -127,7 +125,9 @@ struct ResilienceStage: Transport {
         note(scope.record(outcome, admission: admission, now: now), probe: false, notes)
     }
 
-    private func learn(from error: any Error, _ admission: BreakerState.Admission, notes: ResilienceNotes?) {
+    private func learn(from error: any Error, _ admission: BreakerState.Admission, _ exchange: ScopedSend) {
+        let scope = exchange.scope
+        let notes = exchange.context.notes
         let cancelled = Task.isCancelled || error is CancellationError || (error as? URLError)?.code == .cancelled
         note(
             scope.record(ExchangeOutcome(cancelled: cancelled), admission: admission, now: clock.now()), probe: false,

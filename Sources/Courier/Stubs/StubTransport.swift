@@ -23,11 +23,14 @@ package struct StubTransport: Transport {
     /// Takes the sample response when the attempt starts, as a network transport would start
     /// sending, then delivers it after the stub's delay; a sample stream's chunks are waited
     /// for and joined.
+    /// A streamed request gets the head after the stub's delay, then a sample stream's chunks as
+    /// the reader asks for them, each after its own delay; any other sample is one chunk.
     package func send(_ request: TransportRequest) async throws -> TransportResponse {
         var clock = StubClock(timeout: request.timeout)
         let sample = sampleResponse()
         try await clock.wait(stubDelay())
-        return try await answer(sample, to: request, clock: &clock)
+        guard request.delivery == .stream else { return try await answer(sample, to: request, clock: &clock) }
+        return try await streamed(sample, to: request, clock: &clock)
     }
 
     /// The whole response of `sample`.
@@ -62,19 +65,15 @@ package struct StubTransport: Transport {
         }
     }
 
-    /// Delivers the head after the stub's delay, then a sample stream's chunks as the reader asks
-    /// for them, each after its own delay; any other sample is one chunk.
-    package func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-        var clock = StubClock(timeout: request.timeout)
-        let sample = sampleResponse()
-        try await clock.wait(stubDelay())
+    /// The streamed response of `sample`: a sample stream's chunks as the reader asks for them.
+    private func streamed(
+        _ sample: EndpointSampleResponse, to request: TransportRequest, clock: inout StubClock
+    ) async throws -> TransportResponse {
         guard case .streamedResponse(let statusCode, let stream) = sample else {
-            var inMemory = request
-            inMemory.writesToFile = false
-            let whole = try await answer(sample, to: inMemory, clock: &clock)
-            return StreamedTransportResponse(
+            let whole = try await answer(sample, to: request, clock: &clock)
+            return TransportResponse(
                 statusCode: whole.statusCode, source: whole.source, headerFields: whole.receivedFields,
-                body: TransportBody(whole.data))
+                stream: TransportBody(whole.data))
         }
         let next = Locked(0)
         let chunks = stream.chunks
@@ -89,9 +88,9 @@ package struct StubTransport: Transport {
                 try await Delay.sleep(seconds: chunks[index].delay)
                 return chunks[index].data
             }, onTermination: {})
-        return StreamedTransportResponse(
+        return TransportResponse(
             statusCode: statusCode, headerFields: HeaderFields(stream.headerFields), url: Self.url(of: request),
-            body: body)
+            stream: body)
     }
 
     /// The stub's delay before the head; a negative one is refused.
@@ -117,7 +116,7 @@ package struct StubTransport: Transport {
                 TransferProgress(
                     direction: .download, completedBytes: Int64(data.count), expectedBytes: Int64(data.count)))
         }
-        guard request.writesToFile else { return nil }
+        guard request.delivery == .file else { return nil }
         let file = try DownloadFile()
         guard file.write(data), file.flush() else {
             file.delete()

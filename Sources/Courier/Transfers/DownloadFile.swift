@@ -19,7 +19,7 @@ import Foundation
 /// holds at most ``batchSize`` bytes here however its chunks are cut.
 ///
 /// A transport returns the file as ``TransportResponse/fileURL`` for a request that
-/// ``TransportRequest/writesToFile``; the provider then moves it to its destination (or deletes
+/// ``TransportRequest/Delivery/file``; the provider then moves it to its destination (or deletes
 /// it). Any engine can write its downloads with one: `write` each chunk, `flush` at the end,
 /// `close`, and `delete` on failure.
 public final class DownloadFile: Sendable {

@@ -65,7 +65,7 @@ public struct TransportBody: AsyncSequence, Sendable {
         consumer = BodyConsumer(.pull(BodyPull(next: next, onTermination: onTermination)))
     }
 
-    /// A body that is `data`, whole: what ``Transport/stream(_:)`` gives for a transport that only
+    /// A body that is `data`, whole: what a streamed request gets from a transport that only
     /// returns whole bodies.
     /// - Parameter data: The bytes.
     public init(_ data: Data) {

@@ -20,12 +20,25 @@ public struct TransportRequest: Sendable {
         case stream(UploadStream)
     }
 
+    /// Where an engine puts the response body.
+    public enum Delivery: Sendable, Hashable {
+        /// The whole body in memory (``TransportResponse/data``).
+        case memory
+        /// The body written, as it arrives, to a temporary file the engine creates
+        /// (``TransportResponse/fileURL``), deleted by the engine when the exchange fails.
+        case file
+        /// The response returned at its head, the body following as it arrives
+        /// (``TransportResponse/stream``).
+        case stream
+    }
+
     /// The request, as adapted by the interceptor.
     public var urlRequest: URLRequest
     /// Where the body comes from.
     public var body: Body
-    /// Whether the response body is written to a temporary file (downloads) rather than memory.
-    public var writesToFile: Bool
+    /// Where the response body goes: into memory (the default), a temporary file (downloads), or
+    /// a stream returned at the head (streamed requests and Server-Sent Events).
+    public var delivery: Delivery
     /// Receives byte counts as the body is sent and the response received; called on any thread.
     public var progress: (@Sendable (TransferProgress) -> Void)?
     /// The longest the exchange may take in all, from sending to the last byte, or `nil` for the
@@ -34,7 +47,7 @@ public struct TransportRequest: Sendable {
     /// timeout: the provider itself bounds each wait of a stream (for the head, then for each
     /// chunk) by the target's `timeoutInterval`.
     public var timeout: TimeInterval?
-    /// The bounds of a streamed response (``Transport/stream(_:)``): an engine without
+    /// The bounds of a streamed response (``Delivery/stream``): an engine without
     /// backpressure makes its body with ``TransportBody/makeStream(limits:)``, so that a slow
     /// reader's backlog stays within them. ``StreamingLimits/standard`` unless the caller set others.
     public var streamingLimits: StreamingLimits = .standard
@@ -83,36 +96,32 @@ public struct TransportRequest: Sendable {
     /// refuses such a request on a transport that does not.
     public var repeatedHeaderFields = HeaderFields()
 
-    /// The provider's cookie jar, when it has one and the request handles cookies: each redirect
-    /// hop stores and sends cookies through it (``RedirectingTransport``), and an engine with
+    /// Whether the provider's cookie jar handles this request's cookies: then an engine with
     /// cookies of its own leaves them off.
-    var cookies: HopCookies?
+    var jarHandlesCookies = false
 
-    /// The attempt's limits, for a stage that waits before the exchange (the resilience stage
-    /// gives the exchange what is left) and for the clock they are measured on.
-    var timeouts: Timeouts?
+    /// Whether a 3xx may be the answer (the redirect policy does not follow every redirect), so
+    /// an engine must keep its body: URLSession on Linux loses it on its cheaper route.
+    package var keepsRedirectBodies = false
 
-    /// Where the resilience stage records what it did to the attempt, when a policy applies.
-    var resilienceNotes: ResilienceNotes?
-
-    /// Whether the engine's own cookie handling must stay off: the request asks for no cookies,
-    /// or the provider's jar handles them.
-    public var engineHandlesCookies: Bool { cookies == nil && urlRequest.httpShouldHandleCookies }
+    /// Whether the engine's own cookie handling may apply: the request asks for cookies and the
+    /// provider's jar does not handle them.
+    public var engineHandlesCookies: Bool { !jarHandlesCookies && urlRequest.httpShouldHandleCookies }
 
     /// Creates a transport request.
     /// - Parameters:
     ///   - urlRequest: The request to send.
     ///   - body: Where the body comes from; the request's own by default.
-    ///   - writesToFile: Whether the response body goes to a temporary file; `false` by default.
+    ///   - delivery: Where the response body goes; into memory by default.
     ///   - progress: Receives byte counts; none by default.
     ///   - timeout: The longest the exchange may take in all; none by default.
     public init(
-        urlRequest: URLRequest, body: Body = .inline, writesToFile: Bool = false,
+        urlRequest: URLRequest, body: Body = .inline, delivery: Delivery = .memory,
         progress: (@Sendable (TransferProgress) -> Void)? = nil, timeout: TimeInterval? = nil
     ) {
         self.urlRequest = urlRequest
         self.body = body
-        self.writesToFile = writesToFile
+        self.delivery = delivery
         self.progress = progress
         self.timeout = timeout
     }

@@ -21,11 +21,21 @@ public struct TransportResponse: Sendable {
     /// The fields an engine gave apart from Foundation's response, which are made from it only
     /// when asked for (most engines give only the response).
     let receivedFields: HeaderFields?
-    /// The whole body (empty when it was written to ``fileURL``).
+    /// The whole body (empty when it was written to ``fileURL`` or arrives as ``stream``).
     public let data: Data
-    /// The temporary file holding the body of a request that ``TransportRequest/writesToFile``.
-    /// The provider moves it to its destination or deletes it.
+    /// The temporary file holding the body, for a request delivered to a file
+    /// (``TransportRequest/Delivery/file``). The provider moves it to its destination or deletes it.
     public let fileURL: URL?
+    /// The body as it arrives, for a request delivered as a stream
+    /// (``TransportRequest/Delivery/stream``): the response is returned at its head. Stop reading
+    /// it (or drop it) to cancel the rest of the transfer.
+    public let stream: TransportBody?
+    /// Where the body is: in memory, in a file, or arriving.
+    public var body: Body {
+        if let stream { return .stream(stream) }
+        if let fileURL { return .file(fileURL) }
+        return .data(data)
+    }
     /// How many times the transport sent the request again by itself because a kept-alive
     /// connection closed under it before any answer (only an idempotent request, see
     /// ``TransportRequest/isIdempotent``): the attempt's metrics report it.
@@ -50,6 +60,7 @@ public struct TransportResponse: Sendable {
         self.receivedFields = nil
         self.data = data
         self.fileURL = fileURL
+        self.stream = nil
     }
 
     /// Creates a transport response from the head an engine received, for an engine that does
@@ -67,6 +78,7 @@ public struct TransportResponse: Sendable {
         self.receivedFields = headerFields
         self.data = data
         self.fileURL = fileURL
+        self.stream = nil
     }
 
     /// Creates a transport response with a status code and no headers (a stub's
@@ -81,6 +93,39 @@ public struct TransportResponse: Sendable {
         self.receivedFields = nil
         self.data = data
         self.fileURL = fileURL
+        self.stream = nil
+    }
+
+    /// Creates a streamed response from an HTTP response: returned at its head, the body
+    /// following as it arrives.
+    /// - Parameters:
+    ///   - response: The HTTP response.
+    ///   - stream: The body, chunk by chunk.
+    public init(response: HTTPURLResponse, stream: TransportBody) {
+        self.init(statusCode: response.statusCode, source: .given(response), headerFields: nil, stream: stream)
+    }
+
+    /// Creates a streamed response from the head an engine received, for an engine that does not
+    /// speak Foundation's `HTTPURLResponse`.
+    /// - Parameters:
+    ///   - statusCode: The HTTP status code.
+    ///   - headerFields: The header fields, in the order received.
+    ///   - url: The URL that answered.
+    ///   - stream: The body, chunk by chunk.
+    public init(statusCode: Int, headerFields: HeaderFields, url: URL, stream: TransportBody) {
+        self.init(
+            statusCode: statusCode, source: .made(MadeResponse(url: url, statusCode: statusCode, fields: headerFields)),
+            headerFields: headerFields, stream: stream)
+    }
+
+    /// Where a response's body is.
+    public enum Body: Sendable {
+        /// The whole body, in memory.
+        case data(Data)
+        /// The temporary file holding the body.
+        case file(URL)
+        /// The body as it arrives.
+        case stream(TransportBody)
     }
 }
 
@@ -92,6 +137,24 @@ extension TransportResponse {
         self.receivedFields = headerFields
         self.data = data
         self.fileURL = nil
+        self.stream = nil
+    }
+
+    init(statusCode: Int, source: ResponseSource, headerFields: HeaderFields?, stream: TransportBody) {
+        self.statusCode = statusCode
+        self.source = source
+        self.receivedFields = headerFields
+        self.data = Data()
+        self.fileURL = nil
+        self.stream = stream
+    }
+
+    /// The same head and bookkeeping with the whole body `data` in memory.
+    func withData(_ data: Data) -> TransportResponse {
+        var whole = TransportResponse(statusCode: statusCode, source: source, headerFields: receivedFields, data: data)
+        whole.resends = resends
+        whole.cacheRecord = cacheRecord
+        return whole
     }
 }
 

@@ -75,7 +75,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         // URLSession never follows a redirect: the 3xx is the task's answer, and the transport
-        // follows it above the engine (see `RedirectingTransport`), with Courier's rules.
+        // provider follows it above the engine (`RedirectStage`), with Courier's rules.
         guard let exchange = exchange(for: task) else { return completionHandler(nil) }
         exchange.answerRedirect(completionHandler: completionHandler)
     }

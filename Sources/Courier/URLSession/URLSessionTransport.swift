@@ -37,8 +37,6 @@ public final class URLSessionTransport: Transport {
     /// The session that sends the requests (those that turn cookies off go through a copy of it
     /// without cookie handling).
     public var session: URLSession { lane.session }
-    /// What to do with redirects; Courier follows them itself (see ``RedirectingTransport``).
-    public let redirectPolicy: RedirectPolicy
     private let lane: SessionLane
     /// The session for requests with `httpShouldHandleCookies = false`, made when first needed.
     private let cookieless: Locked<SessionLane?> = Locked(nil)
@@ -47,14 +45,8 @@ public final class URLSessionTransport: Transport {
     private let challengingOrigins = OriginSet()
 
     /// Creates a transport with its own session.
-    /// - Parameters:
-    ///   - configuration: The session configuration; ``defaultConfiguration`` by default.
-    ///   - redirectPolicy: What to do with redirects; follow them (safely) by default.
-    public init(
-        configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration,
-        redirectPolicy: RedirectPolicy = .follow
-    ) {
-        self.redirectPolicy = redirectPolicy
+    /// - Parameter configuration: The session configuration; ``defaultConfiguration`` by default.
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration) {
         self.configuration = configuration
         self.lane = SessionLane(configuration: configuration)
     }
@@ -86,45 +78,40 @@ public final class URLSessionTransport: Transport {
     /// enforces the timeout.
     public var capabilities: TransportCapabilities { TransportCapabilities.all.subtracting(.repeatedHeaderFields) }
 
-    /// Sends `request` and returns its response and whole body (or the file holding it).
+    /// Sends `request` (one hop: a redirect is returned, never followed) and returns its
+    /// response: with the whole body, the file holding it, or, for a streamed request, at its
+    /// head with the body following as it arrives.
     ///
     /// A request body from a file or an encoded multipart form goes through an upload task,
     /// streamed from disk (on Linux, from memory up to ``linuxKnownLengthUploadLimit``); a
     /// multipart body above its memory threshold is written to a temporary file first, deleted
     /// when the task ends. A download is written, as it arrives, to a
     /// temporary file Courier creates and deletes on failure.
+    ///
+    /// A streamed body: URLSession on Linux has no backpressure (suspending a task and resuming it
+    /// restarts the transfer: a 64 MiB body arrived as 77 MB), so the transfer runs at the
+    /// network's pace and the ``TransportBody`` keeps a slow reader's backlog in a temporary file
+    /// beyond its memory limit, up to ``TransportRequest/streamingLimits``' backlog (past it the
+    /// transfer is cancelled and the reader gets ``StreamingError/Code/backlogTooLarge`` after
+    /// what was kept). Stopping the iteration cancels the transfer.
     /// - Parameter request: What to send.
     /// - Returns: The response and body, whatever the status code.
     /// - Throws: The `URLError` of a failed transfer (`URLError(.cancelled)` when the Swift task
     ///   is cancelled), or a ``TransferError``.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try await RedirectingTransport.follow(request, policy: redirectPolicy) { try await sendOnce($0) }
-    }
-
-    /// Sends `request` and returns the response at its head, the body following as it arrives.
-    ///
-    /// URLSession on Linux has no backpressure (suspending a task and resuming it restarts the
-    /// transfer: a 64 MiB body arrived as 77 MB), so the transfer runs at the network's pace and
-    /// the ``TransportBody`` keeps a slow reader's backlog in a temporary file beyond its memory
-    /// limit, up to ``TransportRequest/streamingLimits``' backlog (past it the transfer is
-    /// cancelled and the reader gets ``StreamingError/Code/backlogTooLarge`` after what was kept).
-    /// Stopping the iteration cancels the transfer. Redirects are followed first.
-    /// - Parameter request: What to send (`writesToFile` does not apply).
-    /// - Returns: The head and the body.
-    /// - Throws: A transport error when no head was received.
-    public func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-        try await RedirectingTransport.followStream(request, policy: redirectPolicy) { try await streamOnce($0) }
+        request.delivery == .stream ? try await streamOnce(request) : try await sendOnce(request)
     }
 
     /// One streamed hop, sent again once, if it is idempotent, when a kept-alive connection closed
     /// under it before its head.
-    private func streamOnce(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+    private func streamOnce(_ request: TransportRequest) async throws -> TransportResponse {
         var resends = 0
         while true {
             let (body, writer) = TransportBody.makeStream(limits: request.streamingLimits)
             do {
                 let head = try await exchange(request, streamingTo: writer)
-                return StreamedTransportResponse(statusCode: head.statusCode, response: head.response, body: body)
+                return TransportResponse(
+                    statusCode: head.statusCode, source: head.source, headerFields: head.receivedFields, stream: body)
             } catch is ResendNeeded {
                 try Self.allowResend(request, after: &resends)
             }
@@ -199,7 +186,7 @@ public final class URLSessionTransport: Transport {
     private func exchange(
         _ request: TransportRequest, streamingTo writer: TransportBody.Writer? = nil, viaDelegate: Bool = false
     ) async throws -> TransportResponse {
-        let sink = request.writesToFile && writer == nil ? try DownloadFile() : nil
+        let sink = request.delivery == .file && writer == nil ? try DownloadFile() : nil
         let upload: UploadBody
         do {
             upload = try await UploadBody.prepared(
@@ -213,7 +200,7 @@ public final class URLSessionTransport: Transport {
         // completion handler loses that body, so such a policy takes the delegate route.
         let endsInHandler =
             writer == nil && sink == nil && request.progress == nil && upload.isInMemory && !viaDelegate
-            && redirectPolicy.followsEveryRedirect && !challengingOrigins.contains(request.urlRequest.url)
+            && !request.keepsRedirectBodies && !challengingOrigins.contains(request.urlRequest.url)
         let exchange = Exchange(
             progress: request.progress, sink: sink, temporaryBody: upload.temporaryFile,
             streamedBody: upload.streamed, bodyWriter: writer, endsInHandler: endsInHandler)

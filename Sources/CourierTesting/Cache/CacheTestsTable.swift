@@ -12,7 +12,7 @@ import Foundation
 ///
 /// ```swift
 /// let table = try CacheTestsTable(json: Data(contentsOf: casesFile))
-/// let report = try await table.run { policy in URLSessionTransport(redirectPolicy: policy) }
+/// let report = try await table.run(on: URLSessionTransport())
 /// print(report.summary)
 /// ```
 public struct CacheTestsTable: Sendable {
@@ -28,21 +28,19 @@ public struct CacheTestsTable: Sendable {
     }
 
     /// Runs every case, one after another, each with a new cache.
-    /// - Parameter transport: Makes the transport for a redirect policy (a step that must not
-    ///   follow redirects asks for `RedirectPolicy.refuse`).
+    /// - Parameter transport: The engine under the providers that play the cases (a step that must
+    ///   not follow redirects goes through a provider whose policy refuses them).
     /// - Returns: Each case's failures.
     /// - Throws: When the loopback server cannot start.
-    public func run(transport: @Sendable (RedirectPolicy) -> any Transport) async throws -> CacheTestsReport {
+    public func run(on transport: any Transport) async throws -> CacheTestsReport {
         let plays = CasePlays()
         let server = try LoopbackServer { request in plays.answer(request) }
         defer { server.stop() }
-        let following = transport(.follow)
-        let refusing = transport(.refuse)
         var results: [CacheTestsReport.Result] = []
         for (index, testCase) in cases.enumerated() {
             let play = CasePlay(testCase: testCase, index: index, base: server.baseURL)
             plays.add(play)
-            let failures = await play.run(following: following, refusing: refusing)
+            let failures = await play.run(on: transport)
             results.append(.init(id: testCase.id, isRequired: testCase.isRequired, failures: failures))
         }
         return CacheTestsReport(results: results)

@@ -120,11 +120,11 @@ final class CasePlay: Sendable {
     }
 
     /// Plays the client's steps; returns what did not hold.
-    func run(following: any Transport, refusing: any Transport) async -> [String] {
+    func run(on transport: any Transport) async -> [String] {
         let cache = HTTPCache(now: { [self] in now })
         let providers = (
-            Provider<CacheTestTarget>(transport: following, cache: cache),
-            Provider<CacheTestTarget>(transport: refusing, cache: cache)
+            Provider<CacheTestTarget>(transport: transport, http: HTTPSemantics(cache: cache)),
+            Provider<CacheTestTarget>(transport: transport, http: HTTPSemantics(redirects: .refuse, cache: cache))
         )
         var failures: [String] = []
         for (offset, step) in testCase.steps.enumerated() {

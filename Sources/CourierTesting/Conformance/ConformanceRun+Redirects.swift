@@ -9,11 +9,26 @@ import Foundation
 extension ConformanceRun {
     func performRedirectCase() async throws {
         switch testCase {
+        case .redirectReturned: try await redirectReturned()
         case .redirectMethods: try await redirectMethods()
         case .redirectLoop: try await redirectLoop()
         case .redirectCrossOrigin: try await redirectCrossOrigin()
         default: throw fail("not a redirect case")
         }
+    }
+
+    private func redirectReturned() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/moved"
+                ? ServerReply(status: 302, headers: ["Location": "/end"], body: Data("moved".utf8)) : .text("end")
+        }
+        let response = try await send(TransportRequest(urlRequest: Self.request(server, "moved")))
+        try expect(
+            response.statusCode == 302, "a 302 came back as status \(response.statusCode): the engine followed it")
+        try expect(
+            response.headerFields["Location"] == "/end",
+            "the 302's Location came back as \(response.headerFields["Location"] ?? "nothing")")
+        try expect(server.requests.count == 1, "the engine sent \(server.requests.count) requests for one redirect")
     }
 
     private func redirectMethods() async throws {
@@ -28,7 +43,8 @@ extension ConformanceRun {
             (301, "GET 0"), (302, "GET 0"), (303, "GET 0"), (307, "POST 1000"), (308, "POST 1000"),
         ] {
             let response = try await send(
-                TransportRequest(urlRequest: Self.request(server, "\(status)", method: "POST", body: body)))
+                TransportRequest(urlRequest: Self.request(server, "\(status)", method: "POST", body: body)),
+                throughStages: true)
             let answer = String(decoding: response.data, as: UTF8.self)
             try expect(
                 response.statusCode == 200 && answer == expected,
@@ -39,7 +55,8 @@ extension ConformanceRun {
 
     private func redirectLoop() async throws {
         let server = try LoopbackServer { request in ServerReply(status: 302, headers: ["Location": request.path]) }
-        let error = try await failure(of: TransportRequest(urlRequest: Self.request(server, "loop")))
+        let error = try await failure(
+            of: TransportRequest(urlRequest: Self.request(server, "loop")), throughStages: true)
         try expect(Self.kind(of: error) == .tooManyRedirects, "a redirect loop ended with \(error)")
         try expect(server.requests.count <= 21, "the loop was followed \(server.requests.count) times")
     }
@@ -54,13 +71,15 @@ extension ConformanceRun {
             }
         }
         let credentials = ["Authorization": "Bearer conformance-secret", "Cookie": "sid=conformance", "X-Keep": "1"]
-        _ = try await send(TransportRequest(urlRequest: Self.request(server, "away", headers: credentials)))
+        _ = try await send(
+            TransportRequest(urlRequest: Self.request(server, "away", headers: credentials)), throughStages: true)
         guard let arrived = other.requests.first else { throw fail("the cross-origin redirect was not followed") }
         for name in ["Authorization", "Cookie"] {
             try expect(arrived.header(name) == nil, "\(name) reached the other origin")
         }
         try expect(arrived.header("X-Keep") == "1", "a plain header was dropped on the cross-origin redirect")
-        _ = try await send(TransportRequest(urlRequest: Self.request(server, "near", headers: credentials)))
+        _ = try await send(
+            TransportRequest(urlRequest: Self.request(server, "near", headers: credentials)), throughStages: true)
         let same = server.requests.last { $0.path == "/end" }
         try expect(
             same?.header("Authorization") == "Bearer conformance-secret",

@@ -99,7 +99,7 @@ extension ConformanceRun {
     private func downloadToFile() async throws {
         let body = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         let server = try LoopbackServer { _ in ServerReply(body: body) }
-        let response = try await send(TransportRequest(urlRequest: Self.request(server, "file"), writesToFile: true))
+        let response = try await send(TransportRequest(urlRequest: Self.request(server, "file"), delivery: .file))
         guard let file = response.fileURL else { throw fail("no file for a download (\(response.data.count) bytes)") }
         defer { try? FileManager.default.removeItem(at: file) }
         try expect(response.data.isEmpty, "a download also returned \(response.data.count) bytes in memory")

@@ -21,26 +21,34 @@ struct ConformanceRun: Sendable {
         ConformanceFailure(testCase: testCase, difference: difference)
     }
 
-    /// Sends `request` as the provider would (its timeout enforced above a transport that does
-    /// not declare `TransportCapabilities.timeouts`), failing the case when the transport throws.
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
+    /// Sends `request` to the engine, failing the case when it throws. A pipeline case sends it
+    /// `throughStages`, the stages a provider puts above the engine (redirects, the time limit);
+    /// an engine case sends it as the provider would with nothing above the engine but the time
+    /// limit (enforced when the transport does not declare `TransportCapabilities.timeouts`).
+    func send(_ request: TransportRequest, throughStages: Bool = false) async throws -> TransportResponse {
         do {
-            return try await transport.sendWithinTimeout(request)
+            return try await exchange(request, throughStages: throughStages)
         } catch {
             throw fail("\(request.urlRequest.httpMethod ?? "GET") \(request.urlRequest.url?.path ?? "") threw \(error)")
         }
     }
 
-    /// Sends `request` and returns the error it must throw, failing the case when it does not.
-    func failure(of request: TransportRequest) async throws -> any Error {
+    /// Sends `request` (as ``send(_:throughStages:)``) and returns the error it must throw,
+    /// failing the case when it does not.
+    func failure(of request: TransportRequest, throughStages: Bool = false) async throws -> any Error {
         do {
-            let response = try await transport.sendWithinTimeout(request)
+            let response = try await exchange(request, throughStages: throughStages)
             throw fail("expected an error, got status \(response.statusCode) with \(response.data.count) bytes")
         } catch let failure as ConformanceFailure {
             throw failure
         } catch {
             return error
         }
+    }
+
+    private func exchange(_ request: TransportRequest, throughStages: Bool) async throws -> TransportResponse {
+        throughStages
+            ? try await transport.sendThroughStages(request) : try await transport.sendWithinTimeout(request)
     }
 
     /// The kind of a transport's error, as ``TransportFailure`` classifies it.

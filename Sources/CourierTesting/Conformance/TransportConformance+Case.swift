@@ -49,7 +49,10 @@ extension TransportConformance {
         /// Download and upload progress only grow, and end at the total.
         case progress
 
-        // Redirects.
+        // Redirects. The engine returns a redirect as it came; the provider's redirect stage
+        // follows it, so the other cases run through the stages a provider puts above the engine.
+        /// A 3xx is returned as the answer, with its `Location` and body: the engine never follows it.
+        case redirectReturned
         /// 301, 302 and 303 turn a `POST` into a `GET` without a body; 307 and 308 keep the method
         /// and the body.
         case redirectMethods
@@ -58,7 +61,7 @@ extension TransportConformance {
         /// Credentials (`Authorization`, `Cookie`) never follow a redirect to another origin.
         case redirectCrossOrigin
 
-        // Streamed responses (`Transport.stream`).
+        // Streamed responses (`TransportRequest.Delivery.stream`).
         /// The head is returned while the body is still arriving, and the body then arrives
         /// whole, chunk by chunk.
         case streamedHeadBeforeBody
@@ -150,7 +153,7 @@ extension TransportConformance {
             case .requestBodyFromData, .requestBodyFromFile, .requestBodyMultipart, .requestBodyFromStream,
                 .downloadToFile, .progress:
                 .requestBodies
-            case .redirectMethods, .redirectLoop, .redirectCrossOrigin: .redirects
+            case .redirectReturned, .redirectMethods, .redirectLoop, .redirectCrossOrigin: .redirects
             case .streamedHeadBeforeBody, .streamedEarlyEnd, .streamedSlowConsumer: .streams
             case .streamedEventsResumeAfterCut, .streamedEventsSurviveRestart, .streamedIdleTimeout,
                 .streamedBacklogBound:

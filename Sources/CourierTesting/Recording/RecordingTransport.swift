@@ -24,12 +24,6 @@ public struct RecordingTransport: Transport {
         return try await base.send(request)
     }
 
-    /// Records ``HookEvent/send`` and streams with the base transport.
-    public func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-        recorder.record(.send)
-        return try await base.stream(request)
-    }
-
     /// The base transport's capabilities.
     public var capabilities: TransportCapabilities { base.capabilities }
 }

@@ -55,7 +55,7 @@ struct CacheFillTests {
         let server = try SlowServer()
         defer { server.stop() }
         let provider = Provider<Page>(
-            transport: URLSessionTransport(), cache: HTTPCache(),
+            transport: URLSessionTransport(), http: HTTPSemantics(cache: HTTPCache()),
             resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1)))
 
         let call = Task { try await provider.request(Page(baseURL: server.baseURL)) }
@@ -75,7 +75,8 @@ struct CacheFillTests {
         let transport = ScriptedTransport(fallback: .status(200))
         transport.enqueue([.status(503), .delayed(60, .status(200))], for: target)
         let breaker = ResiliencePolicy(circuitBreaker: CircuitBreaker(minimumThroughput: 1, consecutiveFailures: 1))
-        let provider = Provider<Page>(transport: transport, cache: HTTPCache(), resilience: breaker, clock: clock)
+        let provider = Provider<Page>(
+            transport: transport, http: HTTPSemantics(cache: HTTPCache()), resilience: breaker, clock: clock)
         #expect(await provider.result(for: target).status == 503)
         clock.advance(by: 5)  // the break is over: the next request is the probe
 
@@ -93,7 +94,8 @@ struct CacheFillTests {
         defer { server.stop() }
         let cache = HTTPCache()
         let limit = ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1))
-        let provider = Provider<Page>(transport: URLSessionTransport(), cache: cache, resilience: limit)
+        let provider = Provider<Page>(
+            transport: URLSessionTransport(), http: HTTPSemantics(cache: cache), resilience: limit)
         let first = Task { try await provider.request(Page(baseURL: server.baseURL)) }
         try await server.arrivals.waitUntil(1)
         let second = Task { try await provider.request(Page(baseURL: server.baseURL)) }
@@ -121,7 +123,7 @@ struct CacheFillTests {
             server.gate.open()
         }
         defer { safety.cancel() }
-        let provider = Provider<Page>(transport: URLSessionTransport(), cache: HTTPCache())
+        let provider = Provider<Page>(transport: URLSessionTransport(), http: HTTPSemantics(cache: HTTPCache()))
         let leader = Task { try await provider.request(Page(baseURL: server.baseURL, timeout: 30)) }
         try await server.arrivals.waitUntil(1)
 

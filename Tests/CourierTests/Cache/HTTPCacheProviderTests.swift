@@ -27,7 +27,8 @@ struct HTTPCacheProviderTests {
             return ServerReply(headers: ["Cache-Control": "max-age=60"], body: Data("shared".utf8))
         }
         defer { server.stop() }
-        let provider = Provider<ETagCounter.Target>(transport: URLSessionTransport(), cache: HTTPCache())
+        let provider = Provider<ETagCounter.Target>(
+            transport: URLSessionTransport(), http: HTTPSemantics(cache: HTTPCache()))
 
         let outcomes = try await withThrowingTaskGroup(of: CacheOutcome?.self) { group in
             for _ in 0..<20 {
@@ -53,7 +54,8 @@ struct HTTPCacheProviderTests {
         let provider = Provider<ETagCounter.Target>(
             transport: URLSessionTransport(),
             plugins: [RecordingPlugin("Log", recorder: recorder, observesAttempts: true)],
-            interceptor: RecordingInterceptor(recorder: recorder), cache: HTTPCache(now: ManualClock().reading))
+            interceptor: RecordingInterceptor(recorder: recorder),
+            http: HTTPSemantics(cache: HTTPCache(now: ManualClock().reading)))
         _ = try await provider.request(ETagCounter.Target(baseURL: server.baseURL))
         recorder.reset()
 

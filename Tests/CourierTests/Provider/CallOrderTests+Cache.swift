@@ -28,7 +28,8 @@ struct CacheCallOrderTests {
         Provider<OrderTarget>(
             transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
             plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
-            interceptor: RecordingInterceptor(recorder: recorder), cache: HTTPCache(now: clock.reading))
+            interceptor: RecordingInterceptor(recorder: recorder),
+            http: HTTPSemantics(cache: HTTPCache(now: clock.reading)))
     }
 
     /// One request's outcome and its recorded sequence, the recorder emptied for the next.
@@ -79,7 +80,8 @@ struct CacheCallOrderTests {
                     return request
                 }, transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
                 plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
-                interceptor: RecordingInterceptor(recorder: recorder), cache: provider.cache), target)
+                interceptor: RecordingInterceptor(recorder: recorder), http: HTTPSemantics(cache: provider.cache)),
+            target)
         #expect(stale.0 == .stale(.maxStale))
         #expect(stale.1 == Self.answeredByCache(.success(200)))
     }
@@ -95,7 +97,8 @@ struct CacheCallOrderTests {
                 return request
             }, transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
             plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
-            interceptor: RecordingInterceptor(recorder: recorder), cache: HTTPCache(now: clock.reading))
+            interceptor: RecordingInterceptor(recorder: recorder),
+            http: HTTPSemantics(cache: HTTPCache(now: clock.reading)))
 
         let (outcome, events) = await request(provider, OrderTarget(baseURL: server.baseURL))
 

@@ -130,15 +130,16 @@ extension TemporaryFilesSuite {
             defer { server.stop() }
             // Every third request is cancelled while URLSession waits for the redirect's answer.
             let calls = Locked<[Int: any Cancellable]>([:])
-            let transport = URLSessionTransport(
-                redirectPolicy: .modify { request, response in
-                    if let index = response.url.flatMap({ Int($0.lastPathComponent) }), index % 3 == 0 {
-                        calls.withLock { $0[index] }?.cancel()
-                    }
-                    return request
-                })
+            let policy = RedirectPolicy.modify { request, response in
+                if let index = response.url.flatMap({ Int($0.lastPathComponent) }), index % 3 == 0 {
+                    calls.withLock { $0[index] }?.cancel()
+                }
+                return request
+            }
+            let transport = URLSessionTransport()
             let provider = Provider<OrderTarget>(
-                callbackQueue: DispatchQueue(label: "redirect-storm", attributes: .concurrent), transport: transport)
+                callbackQueue: DispatchQueue(label: "redirect-storm", attributes: .concurrent),
+                transport: transport, http: HTTPSemantics(redirects: policy))
             let count = 300
             let completions = Locked([Int](repeating: 0, count: count))
             let finished = CallRecorder()

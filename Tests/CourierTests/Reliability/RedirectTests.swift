@@ -92,19 +92,20 @@ struct RedirectTests {
     func policies() async throws {
         let server = try server(status: 302) { base in "\(base.absoluteString)/end" }
         let refused = await capture {
-            try await Provider<FaultTarget>(transport: URLSessionTransport(redirectPolicy: .refuse))
+            try await Provider<FaultTarget>(transport: URLSessionTransport(), http: HTTPSemantics(redirects: .refuse))
                 .request(FaultTarget(baseURL: server.baseURL, path: "/start"))
         }
         #expect(refused?.response?.statusCode == 302)
 
-        let stamping = URLSessionTransport(
-            redirectPolicy: .modify { request, response in
-                var request = request
-                request.setValue("\(response.statusCode)", forHTTPHeaderField: "Authorization")
-                return request
-            })
-        let echo = try await Provider<FaultTarget>(transport: stamping)
-            .request(FaultTarget(baseURL: server.baseURL, path: "/start")).map([String: String].self)
+        let stamping = RedirectPolicy.modify { request, response in
+            var request = request
+            request.setValue("\(response.statusCode)", forHTTPHeaderField: "Authorization")
+            return request
+        }
+        let echo = try await Provider<FaultTarget>(
+            transport: URLSessionTransport(), http: HTTPSemantics(redirects: stamping)
+        )
+        .request(FaultTarget(baseURL: server.baseURL, path: "/start")).map([String: String].self)
         #expect(echo["authorization"] == "302")
     }
 }

@@ -64,7 +64,7 @@ extension TemporaryFilesSuite {
             request.httpBody = Data("up".utf8)
             let response = try await stub(.networkResponse(200, body)).send(
                 TransportRequest(
-                    urlRequest: request, writesToFile: true, progress: { report in log.withLock { $0.append(report) } })
+                    urlRequest: request, delivery: .file, progress: { report in log.withLock { $0.append(report) } })
             )
             let file = try #require(response.fileURL)
             defer { try? FileManager.default.removeItem(at: file) }
@@ -81,13 +81,13 @@ extension TemporaryFilesSuite {
             #expect(reports.last?.expectedBytes == 100_000)
         }
 
-        @Test("streamedHeadBeforeBody: the default stream gives the sample's head and whole body")
+        @Test("streamedHeadBeforeBody: a streamed request gets the sample's head and whole body")
         func streamed() async throws {
             let body = Data("streamed".utf8)
-            let streamed = try await stub(.response(head(206), body)).stream(
-                TransportRequest(urlRequest: URLRequest(url: Self.url)))
+            let streamed = try await stub(.response(head(206), body)).send(
+                TransportRequest(urlRequest: URLRequest(url: Self.url), delivery: .stream))
             #expect(streamed.statusCode == 206)
-            #expect(try await streamed.body.collect(upTo: 1 << 20) == body)
+            #expect(try await streamed.stream?.collect(upTo: 1 << 20) == body)
         }
 
         @Test("stallTimesOut: a stub slower than the timeout times out at the timeout, not before")

@@ -116,9 +116,10 @@ struct TransportBodyTests {
     func defaultBridge() async throws {
         let transport = ScriptedTransport()
         transport.enqueue([.status(201, body: Data("whole".utf8))], for: SampleAPI.user("a"))
-        let request = try Provider<SampleAPI>().endpoint(.user("a")).urlRequest()
-        let streamed = try await transport.stream(TransportRequest(urlRequest: request))
+        let streamed = try await Provider<SampleAPI>(transport: transport).stream(.user("a"))
         #expect(streamed.statusCode == 201)
-        #expect(try await streamed.body.collect(upTo: 100) == Data("whole".utf8))
+        var received = Data()
+        for try await chunk in streamed.body { received.append(chunk) }
+        #expect(received == Data("whole".utf8))
     }
 }

@@ -64,7 +64,7 @@ struct TransportCapabilitiesTests {
         let urlSession = TransportCapabilities.all.subtracting(.repeatedHeaderFields)
         #expect(URLSessionTransport().capabilities == urlSession)
         #expect(ScriptedTransport().capabilities == .all)
-        #expect(RedirectingTransport(engine: MinimalTransport()).capabilities == [])
+        #expect(MinimalTransport().capabilities == [])
         #expect(RecordingTransport(URLSessionTransport(), recorder: CallRecorder()).capabilities == urlSession)
     }
 

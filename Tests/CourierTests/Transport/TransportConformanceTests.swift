@@ -50,10 +50,6 @@ struct ProgressObserving: Transport {
         try await base.send(observed(request))
     }
 
-    func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-        try await base.stream(observed(request))
-    }
-
     private func observed(_ request: TransportRequest) -> TransportRequest {
         var observed = request
         if observed.progress == nil { observed.progress = { _ in } }
@@ -92,6 +88,8 @@ struct TransportConformanceCatchesTests {
         func send(_ request: TransportRequest) async throws -> TransportResponse {
             var untimed = request
             untimed.timeout = nil
+            // Asked for a stream, it gives the whole body in memory.
+            if untimed.delivery == .stream { untimed.delivery = .memory }
             return try await base.send(untimed)
         }
     }

@@ -8,12 +8,10 @@ import NIOHTTP1
     import FoundationNetworking
 #endif
 
-/// One hop on AsyncHTTPClient: the request as it is, no redirect followed
-/// (``AsyncHTTPClientTransport`` follows them above it, with Courier's rules).
-struct AsyncHTTPClientEngine: Transport {
+/// One hop on AsyncHTTPClient: the request as it is, no redirect followed (the provider follows
+/// them above it, with Courier's rules).
+struct AsyncHTTPClientEngine: Sendable {
     let client: HTTPClient
-
-    var capabilities: TransportCapabilities { [.timeouts, .repeatedHeaderFields] }
 
     /// The request and its whole answer. When the connection closes before any answer (a pooled
     /// connection the server had closed, or a server that closed after reading the request), an
@@ -67,7 +65,8 @@ struct AsyncHTTPClientEngine: Transport {
         }
     }
 
-    func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+    /// The request's head, with its body read as the consumer reads it.
+    func streamed(_ request: TransportRequest) async throws -> TransportResponse {
         let deadline = ExchangeDeadline(request.timeout, on: client.eventLoopGroup.any())
         let response: HTTPClientResponse
         do {
@@ -81,8 +80,7 @@ struct AsyncHTTPClientEngine: Transport {
         // The reader goes with the body: once the consumer stops, it is released, and with it
         // AsyncHTTPClient's body iterator, which cancels the unfinished request.
         let body = TransportBody(pulling: { try await reader.next() }, onTermination: {})
-        return StreamedTransportResponse(
-            statusCode: head.statusCode, headerFields: head.fields, url: head.url, body: body)
+        return TransportResponse(statusCode: head.statusCode, headerFields: head.fields, url: head.url, stream: body)
     }
 
     /// Sends the request and waits for the response head.

@@ -14,9 +14,9 @@ import NIOCore
 /// ```swift
 /// let provider = Provider<GitHub>(transport: AsyncHTTPClientTransport())
 /// ```
-/// Courier's redirect rules apply (``RedirectingTransport``: credentials never cross origins,
-/// 307/308 keep the body, the ``RedirectPolicy``), so the `HTTPClient` must not follow redirects
-/// itself: the default client is configured so, and a client you pass must be made with
+/// The provider follows redirects above the engine with Courier's rules (credentials never cross
+/// origins, 307/308 keep the body, the provider's `RedirectPolicy`), so the `HTTPClient` must not
+/// follow redirects itself: the default client is configured so, and a client you pass must be made with
 /// ``configuration(_:)`` (or `redirectConfiguration: .disallow`). A client that follows a redirect
 /// anyway fails the request with ``AsyncHTTPClientTransportError/clientFollowedRedirect``.
 ///
@@ -25,18 +25,13 @@ import NIOCore
 public struct AsyncHTTPClientTransport: Transport {
     /// The client that sends the requests.
     public let client: HTTPClient
-    /// What to do with redirects.
-    public let redirectPolicy: RedirectPolicy
-    private let redirecting: RedirectingTransport
+    private let engine: AsyncHTTPClientEngine
 
     /// Creates the transport.
-    /// - Parameters:
-    ///   - client: The client; by default ``sharedClient``. It must not follow redirects.
-    ///   - redirectPolicy: What to do with redirects; follow them (safely) by default.
-    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient, redirectPolicy: RedirectPolicy = .follow) {
+    /// - Parameter client: The client; by default ``sharedClient``. It must not follow redirects.
+    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient) {
         self.client = client
-        self.redirectPolicy = redirectPolicy
-        self.redirecting = RedirectingTransport(engine: AsyncHTTPClientEngine(client: client), policy: redirectPolicy)
+        self.engine = AsyncHTTPClientEngine(client: client)
     }
 
     /// The client every transport uses unless given another: AsyncHTTPClient's shared event loop
@@ -74,24 +69,17 @@ public struct AsyncHTTPClientTransport: Transport {
     /// fields go out as separate lines.
     public var capabilities: TransportCapabilities { [.timeouts, .repeatedHeaderFields] }
 
-    /// Sends `request`, follows its redirects, and returns the response with its whole body (or
-    /// the temporary file holding it, for a download).
+    /// Sends `request` (one hop: a redirect is returned, the provider follows it) and returns the
+    /// response with its whole body, the temporary file holding it (a download), or, for a
+    /// streamed request, at its head with a body read from the connection as the consumer reads
+    /// it (backpressure: a slow reader slows the transfer, and nothing is buffered; stopping the
+    /// iteration cancels the request).
     /// - Parameter request: What to send.
     /// - Returns: The response, whatever its status code.
     /// - Throws: A `TransportFailure` of the same kind URLSession's error would have, a
     ///   `CancellationError`, or a `TransferError` for a body that cannot be read.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try await redirecting.send(request)
-    }
-
-    /// Sends `request`, follows its redirects, and returns the response at its head, with a body
-    /// read from the connection as the consumer reads it (backpressure: a slow reader slows the
-    /// transfer, and nothing is buffered). Stopping the iteration cancels the request.
-    /// - Parameter request: What to send.
-    /// - Returns: The head and the body.
-    /// - Throws: As ``send(_:)``, when no head was received.
-    public func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-        try await redirecting.stream(request)
+        request.delivery == .stream ? try await engine.streamed(request) : try await engine.send(request)
     }
 }
 

@@ -29,7 +29,7 @@ struct ResponseHead: Sendable {
     /// Reads `body` whole: into memory, or into a temporary file for a download.
     func collect(_ body: HTTPClientResponse.Body, for request: TransportRequest) async throws -> TransportResponse {
         var progress = DownloadProgress(expected: expectedLength, report: request.progress)
-        guard request.writesToFile else {
+        guard request.delivery == .file else {
             var data = Data()
             if let expectedLength, expectedLength > 0, expectedLength < 64 << 20 {
                 data.reserveCapacity(Int(expectedLength))

@@ -89,7 +89,7 @@ extension SerializedSuite {
                 server.stop()
             }
             let provider = Provider<Echo>(
-                transport: AsyncHTTPClientTransport(), cache: HTTPCache(),
+                transport: AsyncHTTPClientTransport(), http: HTTPSemantics(cache: HTTPCache()),
                 resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1)))
             let call = Task { try await provider.request(Echo(server, "/slow")) }
             let deadline = Date().addingTimeInterval(10)

@@ -38,7 +38,8 @@ extension SerializedSuite {
             let server = try Self.server()
             defer { server.stop() }
             let bare = Provider<Site>(transport: AsyncHTTPClientTransport())
-            let withJar = Provider<Site>(transport: AsyncHTTPClientTransport(), cookieJar: CookieJar())
+            let withJar = Provider<Site>(
+                transport: AsyncHTTPClientTransport(), http: HTTPSemantics(cookies: CookieJar()))
 
             _ = try await bare.request(Site(baseURL: server.baseURL, path: "/set"))
             let bareSent = try await bare.request(Site(baseURL: server.baseURL, path: "/check"))
@@ -53,7 +54,8 @@ extension SerializedSuite {
         func redirectHop() async throws {
             let server = try Self.server()
             defer { server.stop() }
-            let provider = Provider<Site>(transport: AsyncHTTPClientTransport(), cookieJar: CookieJar())
+            let provider = Provider<Site>(
+                transport: AsyncHTTPClientTransport(), http: HTTPSemantics(cookies: CookieJar()))
 
             let response = try await provider.request(Site(baseURL: server.baseURL, path: "/login"))
 

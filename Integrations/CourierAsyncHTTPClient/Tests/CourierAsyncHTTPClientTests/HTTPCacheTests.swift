@@ -15,7 +15,7 @@ extension SerializedSuite {
         @Test("the cache-tests table: every required case, at least 100 optional ones")
         func table() async throws {
             let table = try CacheTestsTable(json: Data(contentsOf: Self.casesFile))
-            let report = try await table.run { policy in AsyncHTTPClientTransport(redirectPolicy: policy) }
+            let report = try await table.run(on: AsyncHTTPClientTransport())
             let failedRequired = Set(report.results.filter { $0.isRequired && !$0.failures.isEmpty }.map(\.id))
             // An unknown Transfer-Encoding fails the exchange in the engine, before the cache.
             #expect(failedRequired.isSubset(of: ["headers-store-Transfer-Encoding"]), "\(report.summary)")

@@ -44,7 +44,10 @@ public struct CourierMiddleware: ClientMiddleware {
         plugins: [any PluginType] = [], interceptor: (any RequestInterceptor)? = nil,
         pathTemplates: [String: String] = [:], validationType: ValidationType = .successCodes
     ) {
-        self.provider = Provider(transport: NextHopTransport(), plugins: plugins, interceptor: interceptor)
+        // The stack's transport answers redirects; a 3xx it hands back is the answer, as it was.
+        self.provider = Provider(
+            transport: NextHopTransport(), plugins: plugins, interceptor: interceptor,
+            http: HTTPSemantics(redirects: .refuse))
         self.pathTemplates = pathTemplates
         self.validationType = validationType
     }

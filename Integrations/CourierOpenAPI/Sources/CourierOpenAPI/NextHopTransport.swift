@@ -11,32 +11,29 @@ import OpenAPIRuntime
 /// interceptor, to the rest of the OpenAPI middleware stack (``NextHop``), and its answer back to
 /// the pipeline. Timeouts are left to the provider, which enforces them around any transport.
 struct NextHopTransport: Transport {
+    /// Sends `request` through the next middleware: the whole body, or, for a streamed
+    /// request, the body as the next transport hands it over.
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let (url, response, body) = try await exchange(request)
+        let fields = HeaderFields(response.headerFields)
+        if request.delivery == .stream {
+            let transportBody: TransportBody
+            if let body {
+                let reader = OpenAPIBodyReader(body)
+                transportBody = TransportBody(pulling: { try await reader.next() }, onTermination: {})
+            } else {
+                transportBody = TransportBody(Data())
+            }
+            return TransportResponse(
+                statusCode: response.status.code, headerFields: fields, url: url, stream: transportBody)
+        }
         var data = Data()
         if let body {
             for try await chunk in body { data.append(contentsOf: chunk) }
         }
-        return TransportResponse(
-            statusCode: response.status.code, headerFields: HeaderFields(response.headerFields), url: url, data: data)
+        return TransportResponse(statusCode: response.status.code, headerFields: fields, url: url, data: data)
     }
 
-    func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
-        let (url, response, body) = try await exchange(request)
-        let transportBody: TransportBody
-        if let body {
-            let reader = OpenAPIBodyReader(body)
-            transportBody = TransportBody(pulling: { try await reader.next() }, onTermination: {})
-        } else {
-            transportBody = TransportBody(Data())
-        }
-        return StreamedTransportResponse(
-            statusCode: response.status.code, headerFields: HeaderFields(response.headerFields), url: url,
-            body: transportBody)
-    }
-
-    /// Sends `request` to the rest of the stack; a failure there is thrown as the error the
-    /// engine underneath raised, so that Courier classifies it (``Courier/TransportFailure``).
     private func exchange(
         _ request: TransportRequest
     ) async throws -> (URL, HTTPResponse, HTTPBody?) {

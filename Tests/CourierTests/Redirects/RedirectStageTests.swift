@@ -7,9 +7,10 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Redirect safety lives above the engine: any transport wrapped in `RedirectingTransport` gets it.
-@Suite("RedirectingTransport")
-struct RedirectingTransportTests {
+/// Redirect safety lives above the engine, in the provider's redirect stage: an engine written
+/// here, which never follows redirects, gets it.
+@Suite("RedirectStage")
+struct RedirectStageTests {
     /// An engine that never follows redirects: it answers each URL from a table and records
     /// what it was sent.
     final class TableEngine: Transport {
@@ -40,7 +41,7 @@ struct RedirectingTransportTests {
             "https://api.example.com/a": (307, ["Location": "/b"]),
             "https://api.example.com/b": (303, ["Location": "https://cdn.example.net/c"]),
         ])
-        let response = try await RedirectingTransport(engine: engine).send(request("https://api.example.com/a"))
+        let response = try await engine.sendThroughStages(request("https://api.example.com/a"))
 
         #expect(response.statusCode == 200)
         let sent = engine.sent.value
@@ -59,13 +60,12 @@ struct RedirectingTransportTests {
             "https://api.example.com/file": (302, ["Location": "file:///etc/passwd"]),
             "https://api.example.com/loop": (302, ["Location": "/loop"]),
         ])
-        let transport = RedirectingTransport(engine: engine)
 
-        let answer = try await transport.send(request("https://api.example.com/file", method: "GET"))
+        let answer = try await engine.sendThroughStages(request("https://api.example.com/file", method: "GET"))
         #expect(answer.statusCode == 302)
         await #expect {
-            _ = try await transport.send(request("https://api.example.com/loop", method: "GET"))
+            _ = try await engine.sendThroughStages(request("https://api.example.com/loop", method: "GET"))
         } throws: { ($0 as? TransportFailure)?.kind == .tooManyRedirects }
-        #expect(engine.sent.value.count == 1 + RedirectingTransport.maximumRedirects + 1)
+        #expect(engine.sent.value.count == 1 + 20 + 1)
     }
 }
