@@ -32,7 +32,9 @@ public final class HTTPCache: Sendable {
     /// The share of the time since `Last-Modified` a response without explicit freshness stays
     /// fresh (RFC 9111 §4.2.2's "typical" 10 %).
     public let heuristicFraction: Double
-    let now: @Sendable () -> Date
+    /// The clock the cache reads: the provider's kind of clock, so a test moves the provider's,
+    /// the cache's and the jar's time together.
+    let clock: any ProviderClock
     /// The fetches in flight by key, which concurrent misses join.
     let fills = CacheFills()
 
@@ -40,15 +42,19 @@ public final class HTTPCache: Sendable {
     /// - Parameters:
     ///   - storage: Where responses are kept; 10 MiB in memory by default.
     ///   - heuristicFraction: The heuristic freshness share; 0.1 by default, 0 to turn it off.
-    ///   - now: The clock; the system's by default (tests pass one they control).
+    ///   - clock: The clock; the system's by default (tests pass the one they give the provider,
+    ///     such as CourierTesting's `TestClock`).
     public init(
         storage: any HTTPCacheStorage = MemoryCacheStorage(), heuristicFraction: Double = 0.1,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any ProviderClock = .system
     ) {
         self.storage = storage
         self.heuristicFraction = heuristicFraction
-        self.now = now
+        self.clock = clock
     }
+
+    /// The date now, on the cache's clock.
+    func now() -> Date { clock.date() }
 
     /// Removes every stored response.
     public func removeAll() {

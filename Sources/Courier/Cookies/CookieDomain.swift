@@ -6,7 +6,7 @@ import Foundation
 /// public suffix, and so is each entry of ``builtInPublicSuffixes``: the common second-level
 /// registries (`co.uk`, `com.au`, …) and shared hosting domains (`github.io`, …). Anything else
 /// (most of the Public Suffix List's ~9,000 entries) is not recognised: pass your own rule to
-/// ``CookieJar/init(persistingTo:publicSuffix:now:)`` for the full list.
+/// ``CookieJar/init(persistingTo:publicSuffix:clock:)`` for the full list.
 public enum CookieDomain {
     /// The public suffixes the jar knows besides single labels.
     public static let builtInPublicSuffixes: Set<String> = [

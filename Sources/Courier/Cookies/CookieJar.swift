@@ -16,7 +16,7 @@ import Foundation
 /// `httpShouldHandleCookies = false` (or a target whose ``TargetType/handlesCookies`` is `false`)
 /// neither sends nor stores cookies. Share one jar between providers to share their cookies.
 ///
-/// A jar lives in memory; ``init(persistingTo:publicSuffix:now:)`` with a file keeps its
+/// A jar lives in memory; ``init(persistingTo:publicSuffix:clock:)`` with a file keeps its
 /// persistent cookies (not session cookies) across restarts, written atomically after each
 /// change. Limits: 4,096 bytes of name and value per cookie, 50 cookies per domain and 3,000 in
 /// all; past them the least recently used go first. Cookie values never appear in a
@@ -30,7 +30,8 @@ public final class CookieJar: Sendable {
     private let state: Locked<Contents>
     private let file: URL?
     private let isPublicSuffix: @Sendable (String) -> Bool
-    private let now: @Sendable () -> Date
+    /// The clock the jar reads (see ``init(persistingTo:publicSuffix:clock:)``).
+    private let clock: any ProviderClock
 
     /// The jar's cookies by identity, and the next creation order to hand out.
     struct Contents {
@@ -53,19 +54,20 @@ public final class CookieJar: Sendable {
     ///     change).
     ///   - publicSuffix: Whether a domain is a public suffix, for which no cookie may be set
     ///     (see ``CookieDomain``); a single label or a built-in suffix by default.
-    ///   - now: The clock; the system's by default (tests pass one they control).
+    ///   - clock: The clock; the system's by default (tests pass the one they give the provider,
+    ///     such as CourierTesting's `TestClock`).
     public init(
         persistingTo file: URL? = nil,
         publicSuffix: @escaping @Sendable (String) -> Bool = CookieDomain.isBuiltInPublicSuffix,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any ProviderClock = .system
     ) {
         self.file = file
         self.isPublicSuffix = publicSuffix
-        self.now = now
+        self.clock = clock
         let loaded = file.flatMap { try? Data(contentsOf: $0) }.flatMap {
             try? JSONDecoder().decode(Stored.self, from: $0)
         }
-        let current = now()
+        let current = clock.date()
         let kept = (loaded?.cookies ?? []).filter { $0.cookie.expires != nil && !$0.cookie.isExpired(at: current) }
         state = Locked(
             Contents(
@@ -75,7 +77,7 @@ public final class CookieJar: Sendable {
 
     /// Every cookie the jar holds that has not expired, in no particular order.
     public var cookies: [Cookie] {
-        let current = now()
+        let current = clock.date()
         return state.withLock { $0.cookies.values.map(\.cookie).filter { !$0.isExpired(at: current) } }
     }
 
@@ -87,7 +89,7 @@ public final class CookieJar: Sendable {
         let host = CookieDomain.canonicalHost(url)
         let path = CookieDomain.requestPath(of: url)
         let secure = CookieDomain.isSecure(url)
-        let current = now()
+        let current = clock.date()
         return state.withLock { contents in
             var matching: [StoredCookie] = []
             for (identity, entry) in contents.cookies {
@@ -120,7 +122,7 @@ public final class CookieJar: Sendable {
     ///   - url: The URL of the response that carried them.
     public func store(_ setCookieValues: [String], from url: URL) {
         guard !setCookieValues.isEmpty else { return }
-        let parser = SetCookieParser(url: url, now: now(), isPublicSuffix: isPublicSuffix)
+        let parser = SetCookieParser(url: url, now: clock.date(), isPublicSuffix: isPublicSuffix)
         let cookies = setCookieValues.compactMap(parser.cookie(from:))
         guard !cookies.isEmpty else { return }
         let secureOrigin = CookieDomain.isSecure(url)

@@ -115,7 +115,8 @@ public struct EventSource<Target: TargetType>: AsyncSequence, Sendable {
             let retryAfter: TimeInterval?
             do throws(EventSourceEnd) {
                 try EventSourceEnd.checkMethod(source.target.method, failure, policy: source.reconnection)
-                retryAfter = try EventSourceEnd.check(failure, policy: source.reconnection, connected: connected)
+                retryAfter = try EventSourceEnd.check(
+                    failure, policy: source.reconnection, connected: connected, now: source.provider.clock.date())
                 try EventSourceEnd.checkBudget(failures, failure, policy: source.reconnection)
             } catch {
                 finished = true

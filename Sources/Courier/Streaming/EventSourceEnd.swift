@@ -8,7 +8,7 @@ struct EventSourceEnd: Error {
     /// Ends the source unless `failure` (or a normal end, when `nil`) is worth a reconnection;
     /// returns the `Retry-After` a 429 or 503 asked for.
     static func check(
-        _ failure: CourierError?, policy: EventReconnection, connected: Bool
+        _ failure: CourierError?, policy: EventReconnection, connected: Bool, now: Date
     ) throws(EventSourceEnd) -> TimeInterval? {
         guard let failure, !failure.isEndBeforeTerminator else {
             // A stream that ended (before its terminator, if it has one) is reconnected; when it
@@ -30,7 +30,7 @@ struct EventSourceEnd: Error {
                 throw EventSourceEnd(error: failure)
             }
             let header = response.headerFields["Retry-After"]
-            guard let asked = header.flatMap({ RetryAfter.delay($0, now: Date()) }) else { return nil }
+            guard let asked = header.flatMap({ RetryAfter.delay($0, now: now) }) else { return nil }
             if asked > policy.maximumRetryAfter { throw EventSourceEnd(error: failure) }
             return asked
         default:

@@ -26,7 +26,7 @@ final class CasePlay: Sendable {
     let testCase: CacheTestCase
     let index: Int
     let base: URL
-    private let clock = Locked(Date(timeIntervalSince1970: 1_800_000_000))
+    private let clock = TestClock(start: Date(timeIntervalSince1970: 1_800_000_000))
     private let seen = Locked(Seen())
 
     /// What reached the server: each arrival's step, method and fields; the last validators.
@@ -43,7 +43,7 @@ final class CasePlay: Sendable {
         self.base = base
     }
 
-    var now: Date { clock.withLock { $0 } }
+    var now: Date { clock.date() }
 
     /// What reached the server, by step.
     var seenArrivals: [Int: (method: String, fields: [(name: String, value: String)])] {
@@ -63,7 +63,7 @@ final class CasePlay: Sendable {
             return (seen.count, seen.etag, seen.lastModified)
         }
         if reply?.hangUp == true { return .closeConnection }
-        if let delay = reply?.delaySeconds { clock.withLock { $0.addTimeInterval(delay) } }
+        if let delay = reply?.delaySeconds { clock.advance(by: delay) }
         let lines = fields(reply?.fields ?? [], absolute: reply?.absoluteLocations == true)
         var headers = Dictionary(lines.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         headers["Server-Request-Count"] = String(count)
@@ -121,7 +121,7 @@ final class CasePlay: Sendable {
 
     /// Plays the client's steps; returns what did not hold.
     func run(on transport: any Transport) async -> [String] {
-        let cache = HTTPCache(now: { [self] in now })
+        let cache = HTTPCache(clock: clock)
         let providers = (
             Provider<CacheTestTarget>(transport: transport, http: HTTPSemantics(cache: cache)),
             Provider<CacheTestTarget>(transport: transport, http: HTTPSemantics(redirects: .refuse, cache: cache))
@@ -139,7 +139,7 @@ final class CasePlay: Sendable {
             }
             failures += check(step, number: number, outcome).map { "step \(number): \($0)" }
             await cache.waitForPendingWork()
-            if let wait = step.waitSeconds { clock.withLock { $0.addTimeInterval(wait) } }
+            if let wait = step.waitSeconds { clock.advance(by: wait) }
         }
         return failures
     }

@@ -55,7 +55,7 @@ struct HTTPCacheProviderTests {
             transport: URLSessionTransport(),
             plugins: [RecordingPlugin("Log", recorder: recorder, observesAttempts: true)],
             interceptor: RecordingInterceptor(recorder: recorder),
-            http: HTTPSemantics(cache: HTTPCache(now: ManualClock().reading)))
+            http: HTTPSemantics(cache: HTTPCache(clock: ManualClock())))
         _ = try await provider.request(ETagCounter.Target(baseURL: server.baseURL))
         recorder.reset()
 

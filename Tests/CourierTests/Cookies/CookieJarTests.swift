@@ -11,7 +11,7 @@ struct CookieJarTests {
 
     @Test("host-only cookies go to their host only; domain cookies to its subdomains too; never to another site")
     func domainMatching() {
-        let jar = CookieJar(now: clock.reading)
+        let jar = CookieJar(clock: clock)
         jar.store(["host=1", "wide=2; Domain=example.com"], from: url("https://www.example.com/"))
 
         #expect(jar.headerValue(for: url("https://www.example.com/")) == "host=1; wide=2")
@@ -23,7 +23,7 @@ struct CookieJarTests {
 
     @Test("paths match on segment boundaries; longer paths first, then older cookies first")
     func pathsAndOrder() {
-        let jar = CookieJar(now: clock.reading)
+        let jar = CookieJar(clock: clock)
         jar.store(["root=1; Path=/"], from: url("https://x.test/"))
         clock.advance(1)
         jar.store(["deep=2; Path=/api/v1", "mid=3; Path=/api"], from: url("https://x.test/"))
@@ -37,7 +37,7 @@ struct CookieJarTests {
 
     @Test("Secure cookies only over https or loopback; an insecure origin cannot overwrite a secure cookie")
     func secure() {
-        let jar = CookieJar(now: clock.reading)
+        let jar = CookieJar(clock: clock)
         jar.store(["token=s; Secure"], from: url("https://bank.test/"))
         #expect(jar.headerValue(for: url("http://bank.test/")) == nil)
         #expect(jar.headerValue(for: url("https://bank.test/")) == "token=s")
@@ -48,7 +48,7 @@ struct CookieJarTests {
 
     @Test("only IP literals in 127.0.0.0/8 count as loopback: 127.example.com is an ordinary insecure host")
     func loopbackIsAnAddress() {
-        let jar = CookieJar(now: clock.reading)
+        let jar = CookieJar(clock: clock)
         jar.store(["a=1; Secure"], from: url("http://127.0.0.1/"))
         jar.store(["b=2; Secure"], from: url("http://127.1.2.3/"))
         jar.store(["c=3; Secure"], from: url("http://127.example.com/"))
@@ -64,7 +64,7 @@ struct CookieJarTests {
 
     @Test("paths are read as sent: a trailing slash is kept for matching and for the default path")
     func trailingSlash() {
-        let jar = CookieJar(now: clock.reading)
+        let jar = CookieJar(clock: clock)
         jar.store(["docs=1; Path=/docs/"], from: url("https://x.test/login"))
         jar.store(["dir=2"], from: url("https://x.test/guide/"))
 
@@ -79,7 +79,7 @@ struct CookieJarTests {
 
     @Test("a cookie expires on the jar's clock; Max-Age=0 deletes; a replacement keeps its place in the order")
     func expiryAndReplacement() {
-        let jar = CookieJar(now: clock.reading)
+        let jar = CookieJar(clock: clock)
         let site = url("https://x.test/")
         jar.store(["a=1; Max-Age=60"], from: site)
         clock.advance(1)
@@ -100,7 +100,7 @@ struct CookieJarTests {
 
     @Test("50 cookies per domain and 3,000 in all: the least recently sent go first")
     func limits() {
-        let jar = CookieJar(now: clock.reading)
+        let jar = CookieJar(clock: clock)
         let site = url("https://x.test/")
         jar.store(["keep=1; Path=/special"], from: site)
         for index in 0..<60 {
@@ -127,13 +127,13 @@ struct CookieJarTests {
         let file = folder.appendingPathComponent("cookies.json")
         let site = url("https://x.test/")
 
-        let first = CookieJar(persistingTo: file, now: clock.reading)
+        let first = CookieJar(persistingTo: file, clock: clock)
         first.store(["kept=1; Max-Age=3600", "session=2"], from: site)
-        let restarted = CookieJar(persistingTo: file, now: clock.reading)
+        let restarted = CookieJar(persistingTo: file, clock: clock)
         #expect(restarted.headerValue(for: site) == "kept=1")
 
         clock.advance(3600)
-        #expect(CookieJar(persistingTo: file, now: clock.reading).cookies.isEmpty)
+        #expect(CookieJar(persistingTo: file, clock: clock).cookies.isEmpty)
     }
 
     @Test("a corrupt or truncated file starts an empty jar, which then writes a good one")
@@ -142,14 +142,14 @@ struct CookieJarTests {
             "courier-jar-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         let site = url("https://x.test/")
-        let good = CookieJar(persistingTo: file, now: clock.reading)
+        let good = CookieJar(persistingTo: file, clock: clock)
         good.store(["kept=1; Max-Age=3600"], from: site)
         let bytes = try Data(contentsOf: file)
         try bytes.prefix(bytes.count / 2).write(to: file)
 
-        let recovered = CookieJar(persistingTo: file, now: clock.reading)
+        let recovered = CookieJar(persistingTo: file, clock: clock)
         #expect(recovered.cookies.isEmpty)
         recovered.store(["again=1; Max-Age=3600"], from: site)
-        #expect(CookieJar(persistingTo: file, now: clock.reading).headerValue(for: site) == "again=1")
+        #expect(CookieJar(persistingTo: file, clock: clock).headerValue(for: site) == "again=1")
     }
 }

@@ -1,8 +1,9 @@
+import Courier
 import Foundation
 import Synchronization
 
 /// A wall clock the test moves by hand: no waiting for a cookie (or a cached answer) to expire.
-final class ManualClock: Sendable {
+final class ManualClock: ProviderClock {
     private let current: Mutex<Date>
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
@@ -10,13 +11,21 @@ final class ManualClock: Sendable {
     }
 
     /// The clock's time.
-    var now: Date { current.withLock { $0 } }
+    var time: Date { current.withLock { $0 } }
 
     /// Moves the clock `seconds` ahead.
     func advance(_ seconds: TimeInterval) {
         current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 
-    /// The clock as a jar or cache takes it.
-    var reading: @Sendable () -> Date { { self.now } }
+    /// Seconds since the reference date, on the clock's time.
+    func now() -> TimeInterval { time.timeIntervalSinceReferenceDate }
+
+    /// The clock's time.
+    func date() -> Date { time }
+
+    /// Moves the clock `seconds` ahead instead of waiting.
+    func sleep(seconds: TimeInterval) async throws {
+        if seconds > 0 { advance(seconds) }
+    }
 }

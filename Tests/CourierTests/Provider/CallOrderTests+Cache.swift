@@ -29,7 +29,7 @@ struct CacheCallOrderTests {
             transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
             plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
             interceptor: RecordingInterceptor(recorder: recorder),
-            http: HTTPSemantics(cache: HTTPCache(now: clock.reading)))
+            http: HTTPSemantics(cache: HTTPCache(clock: clock)))
     }
 
     /// One request's outcome and its recorded sequence, the recorder emptied for the next.
@@ -98,7 +98,7 @@ struct CacheCallOrderTests {
             }, transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
             plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
             interceptor: RecordingInterceptor(recorder: recorder),
-            http: HTTPSemantics(cache: HTTPCache(now: clock.reading)))
+            http: HTTPSemantics(cache: HTTPCache(clock: clock)))
 
         let (outcome, events) = await request(provider, OrderTarget(baseURL: server.baseURL))
 
