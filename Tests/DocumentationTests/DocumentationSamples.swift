@@ -174,7 +174,7 @@ import Testing
 /// The samples of CachingAndCookies.md.
 @Sendable func cachingAndCookiesSamples() async throws {
     // sample 1
-    let cached = Provider<GitHub>(http: HTTPSemantics(cache: HTTPCache()))
+    let cached = Provider<GitHub>(options: ProviderOptions(cache: HTTPCache()))
     _ = cached
     // sample 2
     let response = try await cached.request(.zen)
@@ -191,7 +191,7 @@ import Testing
     _ = folder
     _ = onDisk
     // sample 4
-    let provider = Provider<MyAPI>(http: HTTPSemantics(cookies: CookieJar()))
+    let provider = Provider<MyAPI>(options: ProviderOptions(cookies: CookieJar()))
     _ = provider
     // sample 5
     let publicSuffixes: Set<String> = ["co.uk", "com.au", "github.io"]  // loaded from the list
@@ -480,13 +480,13 @@ import Testing
 /// The samples of Resilience.md.
 @Sendable func resilienceSamples() async throws {
     // sample 1
-    let provider = Provider<GitHub>(interceptor: .retryPolicy, resilience: .standard)
+    let provider = Provider<GitHub>(interceptor: .retryPolicy, options: ProviderOptions(resilience: .standard))
     _ = provider
     // sample 2
     var patient = ResiliencePolicy.standard
     patient.serverBackOff = ServerBackOff(maximumWait: 120)   // wait out a longer back-off
     patient.circuitBreaker = nil                               // no breaker for this API
-    let tolerant = Provider<GitHub>(interceptor: .retryPolicy, resilience: patient)
+    let tolerant = Provider<GitHub>(interceptor: .retryPolicy, options: ProviderOptions(resilience: patient))
     _ = tolerant
     // sample 3
     do {
@@ -515,12 +515,12 @@ import Testing
     // sample 8
     let search = Provider<GitHub>(
         interceptor: .retryPolicy,
-        resilience: .standard.with(hedging: Hedging(delay: .percentile(0.95, atLeast: 0.05))))
+        options: ProviderOptions(resilience: .standard.with(hedging: Hedging(delay: .percentile(0.95, atLeast: 0.05)))))
     _ = search
     // sample 9
     let clock = TestClock()
     let faults = FaultInjectingTransport(clock: clock, outages: [Outage(from: 0, to: 10, fault: .status(503))])
-    let tested = Provider<GitHub>(transport: faults, resilience: .standard, clock: clock)
+    let tested = Provider<GitHub>(transport: faults, options: ProviderOptions(resilience: .standard, clock: clock))
     for _ in 0..<10 { _ = await tested.result(for: .zen) }
     clock.advance(by: 5)   // the break is over: the next request is a probe
     _ = await tested.result(for: .zen)

@@ -118,7 +118,7 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
 
 // HTTPCache.swift#1
 @Sendable func hTTPCacheExample1() async throws {
-    let provider = Provider<MyAPI>(http: HTTPSemantics(cache: HTTPCache()))
+    let provider = Provider<MyAPI>(options: ProviderOptions(cache: HTTPCache()))
     _ = provider
 }
 
@@ -134,7 +134,7 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
 
 // CookieJar.swift#1
 @Sendable func cookieJarExample1() async throws {
-    let provider = Provider<MyAPI>(http: HTTPSemantics(cookies: CookieJar()))
+    let provider = Provider<MyAPI>(options: ProviderOptions(cookies: CookieJar()))
     _ = provider
 }
 
@@ -293,13 +293,6 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     }
 }
 
-// HTTPSemantics.swift#1
-@Sendable func hTTPSemanticsExample1() async throws {
-    let provider = Provider<GitHub>(
-        http: HTTPSemantics(redirects: .refuse, cookies: CookieJar(), cache: HTTPCache()))
-    _ = provider
-}
-
 // Provider+Requests.swift#1
 @Sendable func providerRequestsExample1() async throws {
     let user = try await provider.request(.user("octocat"), as: User.self)
@@ -350,10 +343,17 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     _ = user
 }
 
+// ProviderOptions.swift#1
+@Sendable func providerOptionsExample1() async throws {
+    let provider = Provider<GitHub>(
+        options: ProviderOptions(cookies: CookieJar(), cache: HTTPCache(), resilience: .standard))
+    _ = provider
+}
+
 // RedirectPolicy.swift#1
 @Sendable func redirectPolicyExample1() async throws {
-    let refusing = Provider<MyAPI>(http: HTTPSemantics(redirects: .refuse))
-    let stamped = Provider<MyAPI>(http: HTTPSemantics(redirects: .modify { request, _ in
+    let refusing = Provider<MyAPI>(options: ProviderOptions(redirects: .refuse))
+    let stamped = Provider<MyAPI>(options: ProviderOptions(redirects: .modify { request, _ in
         var request = request
         request.setValue("1", forHTTPHeaderField: "X-Redirected")
         return request
@@ -400,7 +400,7 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
 
 // ResiliencePolicy.swift#1
 @Sendable func resiliencePolicyExample1() async throws {
-    let provider = Provider<GitHub>(interceptor: .retryPolicy, resilience: .standard)
+    let provider = Provider<GitHub>(interceptor: .retryPolicy, options: ProviderOptions(resilience: .standard))
     _ = provider
 }
 
@@ -525,7 +525,7 @@ var resilience: ResiliencePolicy? {
 
 // StreamingLimits.swift#1
 @Sendable func streamingLimitsExample1() async throws {
-    let provider = Provider<Streams>(streamingLimits: StreamingLimits(maximumEventLength: 64 << 20))
+    let provider = Provider<Streams>(options: ProviderOptions(streamingLimits: StreamingLimits(maximumEventLength: 64 << 20)))
     var limits = provider.streamingLimits
     limits.maximumBacklog = 1 << 30
     let export = try await provider.stream(.export, limits: limits)
@@ -552,7 +552,7 @@ var sampleStream: SampleStream? {
 // ProviderClock.swift#1
 @Sendable func providerClockExample1() async throws {
     let clock = TestClock()
-    let provider = Provider<API>(resilience: .standard, clock: clock)
+    let provider = Provider<API>(options: ProviderOptions(resilience: .standard, clock: clock))
     _ = clock
     _ = provider
 }
@@ -772,7 +772,7 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
     let faults = FaultInjectingTransport(
         clock: clock, seed: 7, latency: .fixed(0.02),
         outages: [Outage(from: 1, to: 11, fault: .status(503))])
-    let provider = Provider<API>(transport: faults, interceptor: .retryPolicy, resilience: .standard, clock: clock)
+    let provider = Provider<API>(transport: faults, interceptor: .retryPolicy, options: ProviderOptions(resilience: .standard, clock: clock))
     _ = clock
     _ = faults
     _ = provider
@@ -781,7 +781,7 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
 // TestClock.swift#1
 @Sendable func testClockExample1() async throws {
     let clock = TestClock()
-    let provider = Provider<API>(interceptor: .retryPolicy, resilience: .standard, clock: clock)
+    let provider = Provider<API>(interceptor: .retryPolicy, options: ProviderOptions(resilience: .standard, clock: clock))
     let call = Task { try await provider.request(.me) }
     try await clock.waitForSleepers(1)   // the retry delay has started
     clock.advance(by: 1)                 // and is over

@@ -30,7 +30,7 @@ enum CacheBench {
                 })
             },
             stubClosure: Provider.immediatelyStub, plugins: [NoOpPlugin(), NoOpPlugin()],
-            http: HTTPSemantics(cache: cache))
+            options: ProviderOptions(cache: cache))
         for _ in 0..<500 { _ = try await provider.request(StubTarget()) }
         if cache != nil {
             guard try await provider.request(StubTarget()).cacheOutcome == .fresh else {
@@ -50,7 +50,8 @@ enum CacheBench {
         guard variant == "revalidate" || variant == "network" else {
             throw BenchError.unknown("cache-revalidate", variant)
         }
-        let provider = Provider<RevalidatedTarget>(transport: URLSessionTransport(), http: HTTPSemantics(cache: cache))
+        let provider = Provider<RevalidatedTarget>(
+            transport: URLSessionTransport(), options: ProviderOptions(cache: cache))
         let target = RevalidatedTarget(baseURL: baseURL)
         for _ in 0..<100 { _ = try await provider.request(target) }
         if cache != nil {

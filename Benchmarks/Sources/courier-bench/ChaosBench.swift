@@ -90,9 +90,11 @@ enum ChaosBench {
         case "hedged":
             return Provider(
                 transport: transport, plugins: [plugin], interceptor: .retryPolicy,
-                resilience: .standard.with(hedging: Hedging(delay: .fixed(0.05))))
+                options: ProviderOptions(resilience: .standard.with(hedging: Hedging(delay: .fixed(0.05)))))
         default:
-            return Provider(transport: transport, plugins: [plugin], interceptor: .retryPolicy, resilience: .standard)
+            return Provider(
+                transport: transport, plugins: [plugin], interceptor: .retryPolicy,
+                options: ProviderOptions(resilience: .standard))
         }
     }
 

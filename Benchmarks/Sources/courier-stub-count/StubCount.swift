@@ -34,7 +34,8 @@ struct StubCount {
 
     private static func run(_ requests: Int, policy: ResiliencePolicy?) async throws {
         let provider = Provider<CountedTarget>(
-            stubClosure: Provider.immediatelyStub, plugins: [SilentPlugin(), SilentPlugin()], resilience: policy)
+            stubClosure: Provider.immediatelyStub, plugins: [SilentPlugin(), SilentPlugin()],
+            options: ProviderOptions(resilience: policy))
         for _ in 0..<requests {
             let response = try await provider.request(CountedTarget())
             guard response.data.count == 2 else { throw CountError.unexpectedBody(response.data.count) }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Off by default; one line turns it on:
 /// ```swift
-/// let provider = Provider<MyAPI>(http: HTTPSemantics(cache: HTTPCache()))
+/// let provider = Provider<MyAPI>(options: ProviderOptions(cache: HTTPCache()))
 /// ```
 /// A cached answer takes the transport's place in an attempt: `prepare`, `willSend`, `adapt`
 /// and `willTransmit` run first, validation and every later hook run after, and

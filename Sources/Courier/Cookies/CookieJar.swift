@@ -10,7 +10,7 @@ import Foundation
 /// Give a provider a jar and it stores every response's `Set-Cookie` (each redirect hop's too)
 /// and sends the matching cookies with every request:
 /// ```swift
-/// let provider = Provider<MyAPI>(http: HTTPSemantics(cookies: CookieJar()))
+/// let provider = Provider<MyAPI>(options: ProviderOptions(cookies: CookieJar()))
 /// ```
 /// The engine's own cookie handling is then off, so nothing is sent twice. A request with
 /// `httpShouldHandleCookies = false` (or a target whose ``TargetType/handlesCookies`` is `false`)

@@ -59,8 +59,8 @@ public final class Provider<Target: TargetType>: Sendable {
     public let trackInflights: Bool
     /// The bounds of every streamed response, unless a call names others (see ``StreamingLimits``).
     public let streamingLimits: StreamingLimits
-    /// Redirects, the cookie jar and the cache, above the engine.
-    public let http: HTTPSemantics
+    /// What the provider does above its engine (see ``ProviderOptions``).
+    public let options: ProviderOptions
     /// The stages between an attempt and the engine, built once (see ``StageChain``).
     let chain: StageChain
     /// The request options the provider honours: the engine's, and a request's cache policy
@@ -107,12 +107,8 @@ public final class Provider<Target: TargetType>: Sendable {
     ///   - plugins: The plugins, in the order they are called.
     ///   - interceptor: Adapts attempts and decides retries; none by default.
     ///   - trackInflights: Whether identical concurrent requests share one exchange; off by default.
-    ///   - streamingLimits: The bounds of streamed responses; ``StreamingLimits/standard`` by default.
-    ///   - http: Redirects, the cookie jar and the cache, above the engine (see
-    ///     ``HTTPSemantics``); by default redirects followed safely, the engine's cookies, no cache.
-    ///   - resilience: The resilience policy of targets that declare none (see
-    ///     ``ResiliencePolicy``); none by default.
-    ///   - clock: The clock the provider reads; ``SystemClock`` by default.
+    ///   - options: Redirects, the cookie jar, the cache, the resilience policy, the streaming
+    ///     limits and the clock (see ``ProviderOptions``); ``ProviderOptions/standard`` by default.
     public init(
         endpointClosure: @escaping @Sendable (Target) -> Endpoint = Provider.defaultEndpointMapping,
         requestClosure: @escaping @Sendable (Endpoint) async throws -> URLRequest = Provider.defaultRequestMapping,
@@ -122,10 +118,7 @@ public final class Provider<Target: TargetType>: Sendable {
         plugins: [any PluginType] = [],
         interceptor: (any RequestInterceptor)? = nil,
         trackInflights: Bool = false,
-        streamingLimits: StreamingLimits = .standard,
-        http: HTTPSemantics = .standard,
-        resilience: ResiliencePolicy? = nil,
-        clock: any ProviderClock = .system
+        options: ProviderOptions = .standard
     ) {
         self.endpointClosure = endpointClosure
         self.requestClosure = requestClosure
@@ -136,16 +129,17 @@ public final class Provider<Target: TargetType>: Sendable {
         self.transformingPlugins = plugins.filter { !($0 is any ObservingPlugin) }
         self.interceptor = interceptor
         self.trackInflights = trackInflights
-        self.streamingLimits = streamingLimits
-        self.http = http
-        self.cookieJar = http.cookies
-        self.cache = http.cache
-        self.resilience = resilience
-        self.clock = clock
-        resilienceStates = ResilienceRegistry(providerPolicy: resilience)
-        hasOwnClock = !(clock is SystemClock)
-        chain = StageChain(cache: http.cache, clock: clock, redirects: http.redirects, engine: transport)
-        capabilities = transport.capabilities.union(http.cache == nil ? [] : .cachePolicy)
+        self.options = options
+        self.streamingLimits = options.streamingLimits
+        self.cookieJar = options.cookies
+        self.cache = options.cache
+        self.resilience = options.resilience
+        self.clock = options.clock
+        resilienceStates = ResilienceRegistry(providerPolicy: options.resilience)
+        hasOwnClock = !(options.clock is SystemClock)
+        chain = StageChain(
+            cache: options.cache, clock: options.clock, redirects: options.redirects, engine: transport)
+        capabilities = transport.capabilities.union(options.cache == nil ? [] : .cachePolicy)
     }
 
     /// Whether a request with this base request is in flight (with ``trackInflights``).

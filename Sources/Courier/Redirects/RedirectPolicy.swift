@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What a provider does when a server answers with a redirect (``HTTPSemantics/redirects``).
+/// What a provider does when a server answers with a redirect (``ProviderOptions/redirects``).
 ///
 /// Whatever the policy, Courier makes redirects safe first: no credential header
 /// (`Authorization`, `Proxy-Authorization`, `Cookie` and the other ``Redaction/defaultHeaders``)
@@ -15,8 +15,8 @@ import Foundation
 /// not followed (the 3xx is the answer). Courier follows every redirect itself, in a stage above
 /// the engine, so these rules hold whatever engine sends the requests, one you wrote included.
 /// ```swift
-/// let refusing = Provider<MyAPI>(http: HTTPSemantics(redirects: .refuse))
-/// let stamped = Provider<MyAPI>(http: HTTPSemantics(redirects: .modify { request, _ in
+/// let refusing = Provider<MyAPI>(options: ProviderOptions(redirects: .refuse))
+/// let stamped = Provider<MyAPI>(options: ProviderOptions(redirects: .modify { request, _ in
 ///     var request = request
 ///     request.setValue("1", forHTTPHeaderField: "X-Redirected")
 ///     return request

@@ -5,7 +5,7 @@ import Foundation
 /// for a provider or per target.
 ///
 /// ```swift
-/// let provider = Provider<GitHub>(interceptor: .retryPolicy, resilience: .standard)
+/// let provider = Provider<GitHub>(interceptor: .retryPolicy, options: ProviderOptions(resilience: .standard))
 /// ```
 /// A target may declare its own, which replaces the provider's:
 /// ```swift

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Set once on the provider, and per call where one stream needs more:
 /// ```swift
-/// let provider = Provider<Streams>(streamingLimits: StreamingLimits(maximumEventLength: 64 << 20))
+/// let provider = Provider<Streams>(options: ProviderOptions(streamingLimits: StreamingLimits(maximumEventLength: 64 << 20)))
 /// var limits = provider.streamingLimits
 /// limits.maximumBacklog = 1 << 30
 /// let export = try await provider.stream(.export, limits: limits)

@@ -7,7 +7,7 @@ import Foundation
 /// moves itself, so that a ten-second outage and its retries run in milliseconds:
 /// ```swift
 /// let clock = TestClock()
-/// let provider = Provider<API>(resilience: .standard, clock: clock)
+/// let provider = Provider<API>(options: ProviderOptions(resilience: .standard, clock: clock))
 /// ```
 /// Write your own only to put a provider on another timeline; every method may be called on any
 /// thread.

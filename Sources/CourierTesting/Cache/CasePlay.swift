@@ -123,8 +123,8 @@ final class CasePlay: Sendable {
     func run(on transport: any Transport) async -> [String] {
         let cache = HTTPCache(clock: clock)
         let providers = (
-            Provider<CacheTestTarget>(transport: transport, http: HTTPSemantics(cache: cache)),
-            Provider<CacheTestTarget>(transport: transport, http: HTTPSemantics(redirects: .refuse, cache: cache))
+            Provider<CacheTestTarget>(transport: transport, options: ProviderOptions(cache: cache)),
+            Provider<CacheTestTarget>(transport: transport, options: ProviderOptions(redirects: .refuse, cache: cache))
         )
         var failures: [String] = []
         for (offset, step) in testCase.steps.enumerated() {

@@ -54,7 +54,7 @@ public final class ETagCounter: Sendable {
         let counter = ETagCounter()
         let server = try LoopbackServer { counter.answer($0) }
         defer { server.stop() }
-        let provider = Provider<Target>(transport: transport, http: HTTPSemantics(cache: HTTPCache()))
+        let provider = Provider<Target>(transport: transport, options: ProviderOptions(cache: HTTPCache()))
         var answers: [String] = []
         var outcomes: [CacheOutcome?] = []
         for _ in 0..<6 {

@@ -14,7 +14,7 @@ import Foundation
 /// let faults = FaultInjectingTransport(
 ///     clock: clock, seed: 7, latency: .fixed(0.02),
 ///     outages: [Outage(from: 1, to: 11, fault: .status(503))])
-/// let provider = Provider<API>(transport: faults, interceptor: .retryPolicy, resilience: .standard, clock: clock)
+/// let provider = Provider<API>(transport: faults, interceptor: .retryPolicy, options: ProviderOptions(resilience: .standard, clock: clock))
 /// ```
 /// A healthy exchange answers `200` with ``body``, or goes to `base` when one is given. Every
 /// exchange that reaches the transport is counted in ``received`` with its clock time, whatever

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let clock = TestClock()
-/// let provider = Provider<API>(interceptor: .retryPolicy, resilience: .standard, clock: clock)
+/// let provider = Provider<API>(interceptor: .retryPolicy, options: ProviderOptions(resilience: .standard, clock: clock))
 /// let call = Task { try await provider.request(.me) }
 /// try await clock.waitForSleepers(1)   // the retry delay has started
 /// clock.advance(by: 1)                 // and is over

@@ -55,8 +55,9 @@ struct CacheFillTests {
         let server = try SlowServer()
         defer { server.stop() }
         let provider = Provider<Page>(
-            transport: URLSessionTransport(), http: HTTPSemantics(cache: HTTPCache()),
-            resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1)))
+            transport: URLSessionTransport(),
+            options: ProviderOptions(
+                cache: HTTPCache(), resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1))))
 
         let call = Task { try await provider.request(Page(baseURL: server.baseURL)) }
         try await server.arrivals.waitUntil(1)
@@ -76,7 +77,7 @@ struct CacheFillTests {
         transport.enqueue([.status(503), .delayed(60, .status(200))], for: target)
         let breaker = ResiliencePolicy(circuitBreaker: CircuitBreaker(minimumThroughput: 1, consecutiveFailures: 1))
         let provider = Provider<Page>(
-            transport: transport, http: HTTPSemantics(cache: HTTPCache()), resilience: breaker, clock: clock)
+            transport: transport, options: ProviderOptions(cache: HTTPCache(), resilience: breaker, clock: clock))
         #expect(await provider.result(for: target).status == 503)
         clock.advance(by: 5)  // the break is over: the next request is the probe
 
@@ -95,7 +96,7 @@ struct CacheFillTests {
         let cache = HTTPCache()
         let limit = ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1))
         let provider = Provider<Page>(
-            transport: URLSessionTransport(), http: HTTPSemantics(cache: cache), resilience: limit)
+            transport: URLSessionTransport(), options: ProviderOptions(cache: cache, resilience: limit))
         let first = Task { try await provider.request(Page(baseURL: server.baseURL)) }
         try await server.arrivals.waitUntil(1)
         let second = Task { try await provider.request(Page(baseURL: server.baseURL)) }
@@ -123,7 +124,7 @@ struct CacheFillTests {
             server.gate.open()
         }
         defer { safety.cancel() }
-        let provider = Provider<Page>(transport: URLSessionTransport(), http: HTTPSemantics(cache: HTTPCache()))
+        let provider = Provider<Page>(transport: URLSessionTransport(), options: ProviderOptions(cache: HTTPCache()))
         let leader = Task { try await provider.request(Page(baseURL: server.baseURL, timeout: 30)) }
         try await server.arrivals.waitUntil(1)
 

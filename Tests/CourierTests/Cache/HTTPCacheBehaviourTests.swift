@@ -40,7 +40,7 @@ struct HTTPCacheBehaviourTests {
         let provider = Provider<Item>(
             transport: URLSessionTransport(),
             plugins: [RecordingPlugin("Log", recorder: recorder, observesAttempts: true)],
-            http: HTTPSemantics(cache: HTTPCache(clock: clock)))
+            options: ProviderOptions(cache: HTTPCache(clock: clock)))
         return (origin, server, provider, recorder)
     }
 
@@ -110,7 +110,7 @@ struct HTTPCacheBehaviourTests {
         let provider = Provider<Item>(
             transport: URLSessionTransport(),
             interceptor: RecordingInterceptor(recorder: recorder, retry: { _, _ in .retry }),
-            http: HTTPSemantics(cache: HTTPCache(clock: clock)))
+            options: ProviderOptions(cache: HTTPCache(clock: clock)))
         _ = try await provider.request(Item(baseURL: server.baseURL))
         clock.advance(5)
         server.stop()
@@ -171,7 +171,7 @@ struct HTTPCacheBehaviourTests {
         let metrics = MetricsRecorder()
         let provider = Provider<Item>(
             transport: URLSessionTransport(), plugins: [metrics],
-            http: HTTPSemantics(cache: HTTPCache(clock: clock)))
+            options: ProviderOptions(cache: HTTPCache(clock: clock)))
         origin.reply.withLock { $0 = ServerReply(headers: ["Cache-Control": "max-age=100"], body: Data("v1".utf8)) }
         _ = try await provider.request(Item(baseURL: server.baseURL))
         _ = try await provider.request(Item(baseURL: server.baseURL))

@@ -28,7 +28,7 @@ struct HTTPCacheProviderTests {
         }
         defer { server.stop() }
         let provider = Provider<ETagCounter.Target>(
-            transport: URLSessionTransport(), http: HTTPSemantics(cache: HTTPCache()))
+            transport: URLSessionTransport(), options: ProviderOptions(cache: HTTPCache()))
 
         let outcomes = try await withThrowingTaskGroup(of: CacheOutcome?.self) { group in
             for _ in 0..<20 {
@@ -55,7 +55,7 @@ struct HTTPCacheProviderTests {
             transport: URLSessionTransport(),
             plugins: [RecordingPlugin("Log", recorder: recorder, observesAttempts: true)],
             interceptor: RecordingInterceptor(recorder: recorder),
-            http: HTTPSemantics(cache: HTTPCache(clock: ManualClock())))
+            options: ProviderOptions(cache: HTTPCache(clock: ManualClock())))
         _ = try await provider.request(ETagCounter.Target(baseURL: server.baseURL))
         recorder.reset()
 

@@ -57,7 +57,7 @@ struct CookieJarProviderTests {
         let jar = CookieJar()
         // A transport whose session would store and send cookies itself, were the jar not in charge.
         let provider = Provider<Site>(
-            transport: URLSessionTransport(configuration: .default), http: HTTPSemantics(cookies: jar))
+            transport: URLSessionTransport(configuration: .default), options: ProviderOptions(cookies: jar))
 
         _ = try await sent(provider, server, "/set")
 
@@ -69,7 +69,7 @@ struct CookieJarProviderTests {
     func redirectHops() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let provider = Provider<Site>(transport: URLSessionTransport(), http: HTTPSemantics(cookies: CookieJar()))
+        let provider = Provider<Site>(transport: URLSessionTransport(), options: ProviderOptions(cookies: CookieJar()))
 
         #expect(try await sent(provider, server, "/login") == "auth=t0k3n")
     }
@@ -84,7 +84,7 @@ struct CookieJarProviderTests {
                 var request = try endpoint.urlRequest()
                 request.setValue("mine=1", forHTTPHeaderField: "Cookie")
                 return request
-            }, transport: URLSessionTransport(), http: HTTPSemantics(cookies: jar))
+            }, transport: URLSessionTransport(), options: ProviderOptions(cookies: jar))
         jar.store(["local=1"], from: URL(string: "http://localhost/")!)
         _ = try await sent(provider, server, "/set")
         let elsewhere = "http://localhost:\(server.port)/check"
@@ -101,7 +101,7 @@ struct CookieJarProviderTests {
         let server = try Self.server()
         defer { server.stop() }
         let jar = CookieJar()
-        let provider = Provider<Site>(transport: URLSessionTransport(), http: HTTPSemantics(cookies: jar))
+        let provider = Provider<Site>(transport: URLSessionTransport(), options: ProviderOptions(cookies: jar))
         let optedOut = { (path: String) in Site(baseURL: server.baseURL, path: path, handlesCookies: false) }
 
         let requestOptOut = Provider<Site>(
@@ -109,7 +109,7 @@ struct CookieJarProviderTests {
                 var request = try endpoint.urlRequest()
                 request.httpShouldHandleCookies = false
                 return request
-            }, transport: URLSessionTransport(), http: HTTPSemantics(cookies: jar))
+            }, transport: URLSessionTransport(), options: ProviderOptions(cookies: jar))
 
         _ = try await provider.request(optedOut("/set"))
         _ = try await sent(requestOptOut, server, "/set")
@@ -126,7 +126,7 @@ struct CookieJarProviderTests {
         defer { server.stop() }
         let recorder = TransmittedRecorder()
         let provider = Provider<Site>(
-            transport: URLSessionTransport(), plugins: [recorder], http: HTTPSemantics(cookies: CookieJar()))
+            transport: URLSessionTransport(), plugins: [recorder], options: ProviderOptions(cookies: CookieJar()))
         _ = try await sent(provider, server, "/set")
         _ = try await sent(provider, server, "/check")
 
@@ -159,7 +159,7 @@ struct CookieJarProviderTests {
         defer { server.stop() }
         let jar = CookieJar()
         let provider = Provider<Site>(
-            transport: URLSessionTransport(), http: HTTPSemantics(cookies: jar, cache: HTTPCache()))
+            transport: URLSessionTransport(), options: ProviderOptions(cookies: jar, cache: HTTPCache()))
         let site = Site(baseURL: server.baseURL, path: "/page")
 
         #expect(try await provider.request(site).cacheOutcome == .miss)
@@ -182,7 +182,7 @@ struct CookieJarProviderTests {
                 : .text(request.headers.first { $0.name.lowercased() == "cookie" }?.value ?? "none")
         }
         defer { server.stop() }
-        let provider = Provider<Site>(transport: URLSessionTransport(), http: HTTPSemantics(cookies: CookieJar()))
+        let provider = Provider<Site>(transport: URLSessionTransport(), options: ProviderOptions(cookies: CookieJar()))
         _ = try await provider.request(Site(baseURL: server.baseURL, path: "/docs/"))
 
         #expect(try await sent(provider, server, "/docs/page") == "seen=1")

@@ -56,10 +56,10 @@ struct NetworkLoggerPluginTests {
         let provider = Provider<SampleAPI>(
             transport: FaultInjectingTransport(clock: clock, outages: [Outage(from: 0, to: 10)]),
             plugins: [NetworkLoggerPlugin(configuration: log.configuration([]))], interceptor: .retryPolicy,
-            resilience: ResiliencePolicy(
-                retryBudget: RetryBudget(ratio: 0, minimumPerSecond: 0),
-                circuitBreaker: CircuitBreaker(minimumThroughput: 1, consecutiveFailures: 1)),
-            clock: clock)
+            options: ProviderOptions(
+                resilience: ResiliencePolicy(
+                    retryBudget: RetryBudget(ratio: 0, minimumPerSecond: 0),
+                    circuitBreaker: CircuitBreaker(minimumThroughput: 1, consecutiveFailures: 1)), clock: clock))
         _ = await provider.result(for: .user("octocat"))
         _ = await provider.result(for: .user("octocat"))
 

@@ -29,7 +29,7 @@ struct CacheCallOrderTests {
             transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
             plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
             interceptor: RecordingInterceptor(recorder: recorder),
-            http: HTTPSemantics(cache: HTTPCache(clock: clock)))
+            options: ProviderOptions(cache: HTTPCache(clock: clock)))
     }
 
     /// One request's outcome and its recorded sequence, the recorder emptied for the next.
@@ -80,7 +80,7 @@ struct CacheCallOrderTests {
                     return request
                 }, transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
                 plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
-                interceptor: RecordingInterceptor(recorder: recorder), http: HTTPSemantics(cache: provider.cache)),
+                interceptor: RecordingInterceptor(recorder: recorder), options: ProviderOptions(cache: provider.cache)),
             target)
         #expect(stale.0 == .stale(.maxStale))
         #expect(stale.1 == Self.answeredByCache(.success(200)))
@@ -98,7 +98,7 @@ struct CacheCallOrderTests {
             }, transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
             plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
             interceptor: RecordingInterceptor(recorder: recorder),
-            http: HTTPSemantics(cache: HTTPCache(clock: clock)))
+            options: ProviderOptions(cache: HTTPCache(clock: clock)))
 
         let (outcome, events) = await request(provider, OrderTarget(baseURL: server.baseURL))
 

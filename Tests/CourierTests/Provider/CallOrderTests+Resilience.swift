@@ -21,7 +21,8 @@ struct ResilienceCallOrderTests {
         Provider<OrderTarget>(
             transport: RecordingTransport(engine, recorder: recorder),
             plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
-            interceptor: RecordingInterceptor(recorder: recorder), resilience: policy, clock: clock)
+            interceptor: RecordingInterceptor(recorder: recorder),
+            options: ProviderOptions(resilience: policy, clock: clock))
     }
 
     /// Runs one request and records its completion.
@@ -121,7 +122,9 @@ struct ResilienceCallOrderTests {
             transport: PathRoutedTransport(
                 base: FaultInjectingTransport(clock: clock, latency: .fixed(1)), recorders: routes),
             plugins: [PathRoutedPlugin(recorders: routes)], interceptor: PathRoutedInterceptor(recorders: routes),
-            resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1, queueLimit: 1)), clock: clock)
+            options: ProviderOptions(
+                resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1, queueLimit: 1)),
+                clock: clock))
         var one = target
         one.path = "/first"
         var two = target

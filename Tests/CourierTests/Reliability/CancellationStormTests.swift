@@ -139,7 +139,7 @@ extension TemporaryFilesSuite {
             let transport = URLSessionTransport()
             let provider = Provider<OrderTarget>(
                 callbackQueue: DispatchQueue(label: "redirect-storm", attributes: .concurrent),
-                transport: transport, http: HTTPSemantics(redirects: policy))
+                transport: transport, options: ProviderOptions(redirects: policy))
             let count = 300
             let completions = Locked([Int](repeating: 0, count: count))
             let finished = CallRecorder()

@@ -92,8 +92,10 @@ struct RedirectTests {
     func policies() async throws {
         let server = try server(status: 302) { base in "\(base.absoluteString)/end" }
         let refused = await capture {
-            try await Provider<FaultTarget>(transport: URLSessionTransport(), http: HTTPSemantics(redirects: .refuse))
-                .request(FaultTarget(baseURL: server.baseURL, path: "/start"))
+            try await Provider<FaultTarget>(
+                transport: URLSessionTransport(), options: ProviderOptions(redirects: .refuse)
+            )
+            .request(FaultTarget(baseURL: server.baseURL, path: "/start"))
         }
         #expect(refused?.response?.statusCode == 302)
 
@@ -103,7 +105,7 @@ struct RedirectTests {
             return request
         }
         let echo = try await Provider<FaultTarget>(
-            transport: URLSessionTransport(), http: HTTPSemantics(redirects: stamping)
+            transport: URLSessionTransport(), options: ProviderOptions(redirects: stamping)
         )
         .request(FaultTarget(baseURL: server.baseURL, path: "/start")).map([String: String].self)
         #expect(echo["authorization"] == "302")

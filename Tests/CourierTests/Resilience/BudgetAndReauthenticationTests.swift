@@ -34,7 +34,7 @@ struct BudgetAndReauthenticationTests {
         let provider = Provider<OrderTarget>(
             plugins: [metrics],
             interceptor: AuthenticationInterceptor(authenticator: Swapper(), credential: Token(value: "stale")),
-            resilience: ResiliencePolicy(retryBudget: budget))
+            options: ProviderOptions(resilience: ResiliencePolicy(retryBudget: budget)))
         let result = await provider.result(for: OrderTarget(baseURL: server.baseURL))
         return (result, server.requests.count, metrics.lastAttempts.map(\.retryRefusal))
     }

@@ -16,7 +16,8 @@ struct ResilienceEngineTests {
         circuitBreaker: CircuitBreaker(minimumThroughput: 1000, consecutiveFailures: 3), serverBackOff: ServerBackOff())
 
     func provider() -> Provider<OrderTarget> {
-        Provider<OrderTarget>(transport: URLSessionTransport(), resilience: policy, clock: clock)
+        Provider<OrderTarget>(
+            transport: URLSessionTransport(), options: ProviderOptions(resilience: policy, clock: clock))
     }
 
     @Test("a server answering 503 opens the breaker: refused requests never reach it; it closes once a probe succeeds")
@@ -112,7 +113,7 @@ struct ResilienceStreamTests {
         defer { server.stop() }
         let provider = Provider<OrderTarget>(
             transport: URLSessionTransport(),
-            resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1)))
+            options: ProviderOptions(resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1))))
         var streamed = OrderTarget(baseURL: server.baseURL)
         streamed.path = "/stream"
         let stream = try await provider.stream(streamed)
@@ -128,9 +129,10 @@ struct ResilienceStreamTests {
         defer { server.stop() }
         let provider = Provider<OrderTarget>(
             transport: URLSessionTransport(),
-            resilience: ResiliencePolicy(
-                circuitBreaker: CircuitBreaker(minimumThroughput: 1000, consecutiveFailures: 2)),
-            clock: TestClock())
+            options: ProviderOptions(
+                resilience: ResiliencePolicy(
+                    circuitBreaker: CircuitBreaker(minimumThroughput: 1000, consecutiveFailures: 2)), clock: TestClock()
+            ))
         let target = OrderTarget(baseURL: server.baseURL)
         for _ in 0..<2 {
             await #expect(throws: CourierError.self) { _ = try await provider.stream(target) }

@@ -18,7 +18,7 @@ struct ResilienceProviderTests {
         let faults = FaultInjectingTransport(clock: clock, outages: [Outage(from: 0, to: 10)])
         let metrics = MetricsCatcher()
         let provider = Provider<OrderTarget>(
-            transport: faults, plugins: [metrics], resilience: .standard, clock: clock)
+            transport: faults, plugins: [metrics], options: ProviderOptions(resilience: .standard, clock: clock))
         for _ in 0..<10 { _ = await provider.result(for: target) }
         #expect(metrics.lastAttempts.first?.resilience?.circuitTransitions.map(\.to) == [.open])
 
@@ -45,7 +45,8 @@ struct ResilienceProviderTests {
         let faults = FaultInjectingTransport(
             clock: clock, outages: [Outage(from: 0, to: 1, fault: .status(429, retryAfter: 2))])
         let metrics = MetricsCatcher()
-        let provider = Provider<OrderTarget>(transport: faults, plugins: [metrics], resilience: .standard, clock: clock)
+        let provider = Provider<OrderTarget>(
+            transport: faults, plugins: [metrics], options: ProviderOptions(resilience: .standard, clock: clock))
         #expect(await provider.result(for: target).status == 429)
 
         let held = Task { await provider.result(for: target) }
@@ -61,7 +62,8 @@ struct ResilienceProviderTests {
         let impatient = Provider<OrderTarget>(
             transport: FaultInjectingTransport(
                 clock: clock, outages: [Outage(from: 2, to: 3, fault: .status(503, retryAfter: 60))]),
-            resilience: ResiliencePolicy(serverBackOff: ServerBackOff(maximumWait: 0)), clock: clock)
+            options: ProviderOptions(
+                resilience: ResiliencePolicy(serverBackOff: ServerBackOff(maximumWait: 0)), clock: clock))
         #expect(await impatient.result(for: target).status == 503)
         #expect(await impatient.result(for: target).refusal == .backingOff(retryAfter: 60))
     }
@@ -72,7 +74,8 @@ struct ResilienceProviderTests {
         let metrics = MetricsCatcher()
         let provider = Provider<OrderTarget>(
             transport: faults, plugins: [metrics], interceptor: .retryPolicy,
-            resilience: ResiliencePolicy(retryBudget: RetryBudget(ratio: 0, minimumPerSecond: 0)), clock: clock)
+            options: ProviderOptions(
+                resilience: ResiliencePolicy(retryBudget: RetryBudget(ratio: 0, minimumPerSecond: 0)), clock: clock))
         let result = await provider.result(for: target)
         guard case .failure(.statusCode(let response)) = result else {
             Issue.record("expected the 503, got \(result)")
@@ -91,8 +94,8 @@ struct ResilienceProviderTests {
         policy.totalTimeout = 3
         let provider = Provider<OrderTarget>(
             transport: faults, plugins: [metrics],
-            interceptor: Retrier { _, _, _ in .retryWithDelay(2) }, resilience: policy,
-            clock: clock)
+            interceptor: Retrier { _, _, _ in .retryWithDelay(2) },
+            options: ProviderOptions(resilience: policy, clock: clock))
         let call = Task { await provider.result(for: target) }
         try await clock.waitForSleepers(1, wakingAt: 2)  // the retry delay, not the attempt's time limit
         clock.advance(by: 2)
@@ -106,7 +109,8 @@ struct ResilienceProviderTests {
         let faults = FaultInjectingTransport(clock: clock, latency: .fixed(5))
         var policy = ResiliencePolicy()
         policy.attemptTimeout = 1
-        let provider = Provider<OrderTarget>(transport: faults, resilience: policy, clock: clock)
+        let provider = Provider<OrderTarget>(
+            transport: faults, options: ProviderOptions(resilience: policy, clock: clock))
         let call = Task { await provider.result(for: target) }
         try await clock.waitForSleepers(2)
         clock.advance(by: 1)
@@ -126,7 +130,9 @@ struct ResilienceProviderTests {
         let metrics = MetricsCatcher()
         let provider = Provider<OrderTarget>(
             transport: faults, plugins: [metrics],
-            resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1, queueLimit: 1)), clock: clock)
+            options: ProviderOptions(
+                resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1, queueLimit: 1)),
+                clock: clock))
         let first = Task { await provider.result(for: target) }
         try await clock.waitForSleepers(1)
         let second = Task { await provider.result(for: target) }
@@ -146,7 +152,9 @@ struct ResilienceProviderTests {
         let faults = FaultInjectingTransport(clock: clock)
         let provider = Provider<OrderTarget>(
             transport: faults,
-            resilience: ResiliencePolicy(rateLimit: RateLimit(permits: 2, interval: 1, maximumWait: 1)), clock: clock)
+            options: ProviderOptions(
+                resilience: ResiliencePolicy(rateLimit: RateLimit(permits: 2, interval: 1, maximumWait: 1)),
+                clock: clock))
         #expect(await provider.result(for: target).status == 200)
         #expect(await provider.result(for: target).status == 200)
         let third = Task { await provider.result(for: target) }
@@ -160,8 +168,9 @@ struct ResilienceProviderTests {
     func rateLimitFailsFast() async throws {
         let faults = FaultInjectingTransport(clock: clock)
         let provider = Provider<OrderTarget>(
-            transport: faults, resilience: ResiliencePolicy(rateLimit: RateLimit(permits: 1, interval: 10)),
-            clock: clock)
+            transport: faults,
+            options: ProviderOptions(
+                resilience: ResiliencePolicy(rateLimit: RateLimit(permits: 1, interval: 10)), clock: clock))
         #expect(await provider.result(for: target).status == 200)
         #expect(await provider.result(for: target).refusal == .rateLimited(retryAfter: 10))
         #expect(await provider.result(for: target).refusal == .rateLimited(retryAfter: 10))
@@ -178,7 +187,7 @@ struct ResilienceProviderTests {
         let metrics = MetricsCatcher()
         let provider = Provider<OrderTarget>(
             transport: slow, plugins: [metrics],
-            resilience: ResiliencePolicy(hedging: Hedging(delay: .fixed(0.1))), clock: clock)
+            options: ProviderOptions(resilience: ResiliencePolicy(hedging: Hedging(delay: .fixed(0.1))), clock: clock))
         let call = Task { await provider.result(for: target) }
         try await clock.waitForSleepers(2)  // the first copy, and the hedging delay
         clock.advance(by: 0.1)
@@ -200,9 +209,10 @@ struct ResilienceProviderTests {
         let slow = SlowFirstTransport(clock: clock)
         let provider = Provider<OrderTarget>(
             transport: slow,
-            resilience: ResiliencePolicy(
-                retryBudget: RetryBudget(ratio: 1, minimumPerSecond: 0), hedging: Hedging(delay: .fixed(0.1))),
-            clock: clock)
+            options: ProviderOptions(
+                resilience: ResiliencePolicy(
+                    retryBudget: RetryBudget(ratio: 1, minimumPerSecond: 0), hedging: Hedging(delay: .fixed(0.1))),
+                clock: clock))
         let call = Task { await provider.result(for: target) }
         try await clock.waitForSleepers(2)
         clock.advance(by: 0.1)
@@ -216,7 +226,7 @@ struct ResilienceProviderTests {
         let metrics = MetricsCatcher()
         let provider = Provider<OrderTarget>(
             transport: slow, plugins: [metrics],
-            resilience: ResiliencePolicy(hedging: Hedging(delay: .fixed(0.1))), clock: clock)
+            options: ProviderOptions(resilience: ResiliencePolicy(hedging: Hedging(delay: .fixed(0.1))), clock: clock))
         var post = target
         post.method = .post
         let call = Task { await provider.result(for: post) }
@@ -228,9 +238,10 @@ struct ResilienceProviderTests {
         let spent = SlowFirstTransport(clock: clock, slowness: 1)
         let budgeted = Provider<OrderTarget>(
             transport: spent,
-            resilience: ResiliencePolicy(
-                retryBudget: RetryBudget(ratio: 0, minimumPerSecond: 0), hedging: Hedging(delay: .fixed(0.1))),
-            clock: clock)
+            options: ProviderOptions(
+                resilience: ResiliencePolicy(
+                    retryBudget: RetryBudget(ratio: 0, minimumPerSecond: 0), hedging: Hedging(delay: .fixed(0.1))),
+                clock: clock))
         let refused = Task { await budgeted.result(for: target) }
         try await clock.waitForSleepers(2)
         clock.advance(by: 0.1)
@@ -253,7 +264,8 @@ struct ResilienceProviderTests {
             }
         }
         let faults = FaultInjectingTransport(clock: clock, outages: [Outage(from: 0, to: 10)])
-        let provider = Provider<Strict>(transport: faults, resilience: .standard, clock: clock)
+        let provider = Provider<Strict>(
+            transport: faults, options: ProviderOptions(resilience: .standard, clock: clock))
         let one = Strict(baseURL: URL(string: "https://one.test")!)
         #expect(await provider.result(for: one).status == 503)
         #expect(await provider.result(for: one).refusal == .circuitOpen(retryAfter: 5))
@@ -269,7 +281,8 @@ struct StandardBreakerTimingTests {
     static func failuresToOpen(_ policy: ResiliencePolicy) async -> Int {
         let clock = TestClock()
         let faults = FaultInjectingTransport(clock: clock, outages: [Outage(from: 1, to: 100)])
-        let provider = Provider<OrderTarget>(transport: faults, resilience: policy, clock: clock)
+        let provider = Provider<OrderTarget>(
+            transport: faults, options: ProviderOptions(resilience: policy, clock: clock))
         let target = OrderTarget(baseURL: URL(string: "https://api.test")!)
         for _ in 0..<100 {
             _ = await provider.result(for: target)

@@ -99,7 +99,8 @@ struct ServerRateLimitTests {
             403, headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "\(Int(resetAt.timeIntervalSince1970))"])
         transport.enqueue([limited], for: target)
         let provider = Provider<OrderTarget>(
-            transport: transport, interceptor: .retryPolicy, resilience: .standard, clock: clock)
+            transport: transport, interceptor: .retryPolicy,
+            options: ProviderOptions(resilience: .standard, clock: clock))
 
         #expect(await provider.result(for: target).status == 403)
         for _ in 0..<5 {
@@ -122,7 +123,8 @@ struct ServerRateLimitTests {
             Array(repeating: .status(503), count: 9)
                 + [.status(429, headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": reset])],
             for: target)
-        let provider = Provider<OrderTarget>(transport: transport, resilience: .standard, clock: clock)
+        let provider = Provider<OrderTarget>(
+            transport: transport, options: ProviderOptions(resilience: .standard, clock: clock))
         for _ in 0..<10 { _ = await provider.result(for: target) }
 
         #expect(transport.requests.count == 10)
@@ -138,7 +140,8 @@ struct ServerRateLimitTests {
         let target = OrderTarget(baseURL: URL(string: "https://api.github.test")!)
         transport.enqueue([.status(403)], for: target)
         let provider = Provider<OrderTarget>(
-            transport: transport, interceptor: .retryPolicy, resilience: .standard, clock: clock)
+            transport: transport, interceptor: .retryPolicy,
+            options: ProviderOptions(resilience: .standard, clock: clock))
 
         #expect(await provider.result(for: target).status == 403)
         #expect(await provider.result(for: target).status == 200)
@@ -151,7 +154,8 @@ struct ServerRateLimitTests {
         let transport = ScriptedTransport(fallback: .status(200))
         let target = OrderTarget(baseURL: URL(string: "https://api.github.test")!)
         transport.enqueue([.status(403, headers: ["Retry-After": "10"])], for: target)
-        let provider = Provider<OrderTarget>(transport: transport, resilience: .standard, clock: clock)
+        let provider = Provider<OrderTarget>(
+            transport: transport, options: ProviderOptions(resilience: .standard, clock: clock))
 
         #expect(await provider.result(for: target).status == 403)
         let held = Task { await provider.result(for: target) }
@@ -171,8 +175,9 @@ struct ServerRateLimitTests {
         ] {
             let slow = SlowFirstTransport(clock: clock, slowness: 1)
             let provider = Provider<OrderTarget>(
-                transport: slow, resilience: ResiliencePolicy(hedging: Hedging(delay: .fixed(0.1), methods: methods)),
-                clock: clock)
+                transport: slow,
+                options: ProviderOptions(
+                    resilience: ResiliencePolicy(hedging: Hedging(delay: .fixed(0.1), methods: methods)), clock: clock))
             var request = target
             request.method = method
             let call = Task { await provider.result(for: request) }
@@ -191,7 +196,7 @@ struct ServerRateLimitTests {
         let policy = ResiliencePolicy(
             concurrencyLimit: ConcurrencyLimit(maximum: 1),
             rateLimit: RateLimit(permits: 1, interval: 10, maximumWait: 20))
-        let provider = Provider<Impatient>(transport: slow, resilience: policy, clock: clock)
+        let provider = Provider<Impatient>(transport: slow, options: ProviderOptions(resilience: policy, clock: clock))
         let first = Task { await provider.result(for: Impatient(baseURL: target.baseURL)) }
         try await clock.waitForSleepers(1)  // the first exchange holds the one place
         let second = Task { await provider.result(for: Impatient(baseURL: target.baseURL)) }

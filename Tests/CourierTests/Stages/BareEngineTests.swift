@@ -71,7 +71,7 @@ struct BareEngineTests {
             "\(Self.origin)/moved": (302, ["Location": "/end"]),
             "\(Self.origin)/loop": (302, ["Location": "/loop"]),
         ])
-        let refusing = Provider<FaultTarget>(transport: engine, http: HTTPSemantics(redirects: .refuse))
+        let refusing = Provider<FaultTarget>(transport: engine, options: ProviderOptions(redirects: .refuse))
         let refused = await #expect(throws: CourierError.self) { try await refusing.request(target("/moved")) }
         #expect(refused?.response?.statusCode == 302)
 
@@ -89,7 +89,7 @@ struct BareEngineTests {
             "\(Self.origin)/home": (302, ["Location": "\(Self.other)/away"]),
         ])
         let jar = CookieJar()
-        let provider = Provider<FaultTarget>(transport: engine, http: HTTPSemantics(cookies: jar))
+        let provider = Provider<FaultTarget>(transport: engine, options: ProviderOptions(cookies: jar))
         _ = try await provider.request(target("/login"))
 
         let cookies = engine.sent.value.map { $0.value(forHTTPHeaderField: "Cookie") }

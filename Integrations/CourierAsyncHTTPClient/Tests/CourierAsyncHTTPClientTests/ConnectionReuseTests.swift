@@ -89,8 +89,9 @@ extension SerializedSuite {
                 server.stop()
             }
             let provider = Provider<Echo>(
-                transport: AsyncHTTPClientTransport(), http: HTTPSemantics(cache: HTTPCache()),
-                resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1)))
+                transport: AsyncHTTPClientTransport(),
+                options: ProviderOptions(
+                    cache: HTTPCache(), resilience: ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 1))))
             let call = Task { try await provider.request(Echo(server, "/slow")) }
             let deadline = Date().addingTimeInterval(10)
             while arrived.withLockedValue({ $0 }) == 0, Date() < deadline {

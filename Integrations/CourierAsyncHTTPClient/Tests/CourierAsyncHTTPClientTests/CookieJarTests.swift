@@ -39,7 +39,7 @@ extension SerializedSuite {
             defer { server.stop() }
             let bare = Provider<Site>(transport: AsyncHTTPClientTransport())
             let withJar = Provider<Site>(
-                transport: AsyncHTTPClientTransport(), http: HTTPSemantics(cookies: CookieJar()))
+                transport: AsyncHTTPClientTransport(), options: ProviderOptions(cookies: CookieJar()))
 
             _ = try await bare.request(Site(baseURL: server.baseURL, path: "/set"))
             let bareSent = try await bare.request(Site(baseURL: server.baseURL, path: "/check"))
@@ -55,7 +55,7 @@ extension SerializedSuite {
             let server = try Self.server()
             defer { server.stop() }
             let provider = Provider<Site>(
-                transport: AsyncHTTPClientTransport(), http: HTTPSemantics(cookies: CookieJar()))
+                transport: AsyncHTTPClientTransport(), options: ProviderOptions(cookies: CookieJar()))
 
             let response = try await provider.request(Site(baseURL: server.baseURL, path: "/login"))
 

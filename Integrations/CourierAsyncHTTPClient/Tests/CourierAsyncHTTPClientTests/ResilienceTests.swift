@@ -15,7 +15,8 @@ extension SerializedSuite {
             serverBackOff: ServerBackOff())
 
         func provider() -> Provider<Echo> {
-            Provider<Echo>(transport: AsyncHTTPClientTransport(), resilience: policy, clock: clock)
+            Provider<Echo>(
+                transport: AsyncHTTPClientTransport(), options: ProviderOptions(resilience: policy, clock: clock))
         }
 
         static func status(_ result: Result<Response, CourierError>) -> Int? {

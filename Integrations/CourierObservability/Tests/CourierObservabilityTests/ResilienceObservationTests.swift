@@ -25,7 +25,7 @@ struct ResilienceObservationTests {
     func provider(_ plugins: [any PluginType]) -> Provider<ShopAPI> {
         Provider<ShopAPI>(
             transport: FaultInjectingTransport(clock: clock, outages: [Outage(from: 0, to: 10)]), plugins: plugins,
-            interceptor: .retryPolicy, resilience: policy, clock: clock)
+            interceptor: .retryPolicy, options: ProviderOptions(resilience: policy, clock: clock))
     }
 
     @Test("metrics: the transition to open, the refused attempt by its reason, the retry the budget refused")
@@ -77,7 +77,7 @@ struct ResilienceObservationTests {
             [.status(403, headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "\(reset)"])], for: target)
         let provider = Provider<ShopAPI>(
             transport: transport, plugins: [MetricsPlugin(factory: metrics), LoggingPlugin(logger: logger)],
-            interceptor: .retryPolicy, resilience: .standard, clock: clock)
+            interceptor: .retryPolicy, options: ProviderOptions(resilience: .standard, clock: clock))
 
         for _ in 0..<3 { _ = await provider.result(for: target) }
 

@@ -47,7 +47,7 @@ public struct CourierMiddleware: ClientMiddleware {
         // The stack's transport answers redirects; a 3xx it hands back is the answer, as it was.
         self.provider = Provider(
             transport: NextHopTransport(), plugins: plugins, interceptor: interceptor,
-            http: HTTPSemantics(redirects: .refuse))
+            options: ProviderOptions(redirects: .refuse))
         self.pathTemplates = pathTemplates
         self.validationType = validationType
     }
