@@ -11,12 +11,18 @@ extension Provider {
     /// - Parameter target: The target.
     /// - Returns: Its endpoint.
     @Sendable public static func defaultEndpointMapping(for target: Target) -> Endpoint {
+        defaultEndpoint(for: target, known: nil)
+    }
+
+    /// ``defaultEndpointMapping(for:)``, with the URLs a provider joined before (`known`), so a
+    /// target asked for again is not parsed again.
+    static func defaultEndpoint(for target: Target, known: JoinedURLs?) -> Endpoint {
         var options = Endpoint.Options(
             timeoutInterval: target.timeoutInterval, totalTimeoutInterval: target.totalTimeoutInterval,
             cachePolicy: target.cachePolicy)
         options.handlesCookies = target.handlesCookies
         let endpoint = Endpoint(
-            url: target.url,
+            url: target.url(known: known),
             sampleResponseClosure: {
                 target.sampleStream.map { .streamedResponse(200, $0) } ?? .networkResponse(200, target.sampleData)
             },

@@ -98,7 +98,8 @@ public final class Provider<Target: TargetType>: Sendable {
 
     /// Creates a provider; every setting has a default.
     /// - Parameters:
-    ///   - endpointClosure: Builds the endpoint of a target; ``defaultEndpointMapping(for:)`` by default.
+    ///   - endpointClosure: Builds the endpoint of a target; by default (`nil`)
+    ///     ``defaultEndpointMapping(for:)``, with the URLs it joined kept per provider (bounded).
     ///   - requestClosure: Builds the request of an endpoint; ``defaultRequestMapping(for:)`` by default.
     ///   - stubClosure: Whether a target is stubbed; ``neverStub(_:)`` by default.
     ///   - callbackQueue: Where completion handlers run; the main queue by default.
@@ -110,7 +111,7 @@ public final class Provider<Target: TargetType>: Sendable {
     ///   - options: Redirects, the cookie jar, the cache, the resilience policy, the streaming
     ///     limits and the clock (see ``ProviderOptions``); ``ProviderOptions/standard`` by default.
     public init(
-        endpointClosure: @escaping @Sendable (Target) -> Endpoint = Provider.defaultEndpointMapping,
+        endpointClosure: (@Sendable (Target) -> Endpoint)? = nil,
         requestClosure: @escaping @Sendable (Endpoint) async throws -> URLRequest = Provider.defaultRequestMapping,
         stubClosure: @escaping @Sendable (Target) -> StubBehavior = Provider.neverStub,
         callbackQueue: DispatchQueue = .main,
@@ -120,7 +121,14 @@ public final class Provider<Target: TargetType>: Sendable {
         trackInflights: Bool = false,
         options: ProviderOptions = .standard
     ) {
-        self.endpointClosure = endpointClosure
+        if let endpointClosure {
+            self.endpointClosure = endpointClosure
+        } else {
+            // The default mapping, with the URLs it joined kept: a target asked for again is not
+            // parsed again.
+            let known = JoinedURLs()
+            self.endpointClosure = { target in Provider.defaultEndpoint(for: target, known: known) }
+        }
         self.requestClosure = requestClosure
         self.stubClosure = stubClosure
         self.callbackQueue = callbackQueue

@@ -113,7 +113,11 @@ extension TargetType {
     public var resilience: ResiliencePolicy? { nil }
 
     /// The full URL of the target: ``baseURL`` with ``path`` appended.
-    public var url: URL {
-        path.isEmpty ? baseURL : baseURL.appendingPathComponentQuickly(path)
+    public var url: URL { url(known: nil) }
+
+    /// ``url``, found among the URLs joined before when `known` has it.
+    func url(known: JoinedURLs?) -> URL {
+        let path = path
+        return path.isEmpty ? baseURL : baseURL.appendingPathComponentQuickly(path, known: known)
     }
 }

@@ -7,7 +7,17 @@ extension URL {
     /// The text path is taken only when the base has no query or fragment and the path holds
     /// nothing that `appendingPathComponent` would escape; anything else goes to Foundation, so
     /// the result is always the same (a test checks the two side by side).
-    package func appendingPathComponentQuickly(_ path: String) -> URL {
+    /// - Parameters:
+    ///   - path: The path to append.
+    ///   - known: URLs joined before, to skip Foundation's parser for a text seen already.
+    package func appendingPathComponentQuickly(_ path: String, known: JoinedURLs? = nil) -> URL {
+        guard let joined = joinedText(path) else { return appendingPathComponent(path) }
+        if let known { return known.url(for: joined) ?? appendingPathComponent(path) }
+        return URL(string: joined) ?? appendingPathComponent(path)
+    }
+
+    /// The text of this URL with `path` appended, or `nil` when the text path does not apply.
+    private func joinedText(_ path: String) -> String? {
         let base = absoluteString
         // On the contiguous UTF-8 bytes of both (a native string's; a bridged one takes the
         // slow path): walking a `String`, `hasSuffix` and `+` cost more than the URL parse
@@ -15,8 +25,7 @@ extension URL {
         let joined = base.utf8.withContiguousStorageIfAvailable { head in
             path.utf8.withContiguousStorageIfAvailable { tail in Self.joined(head, tail) } ?? nil
         }
-        guard let joined = joined ?? nil else { return appendingPathComponent(path) }
-        return URL(string: joined) ?? appendingPathComponent(path)
+        return joined ?? nil
     }
 
     /// `head` and `tail` joined by exactly one `/`, or `nil` when the text path does not apply:

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+@testable import Courier
+
+@Suite("JoinedURLs")
+struct JoinedURLsTests {
+    @Test("a known text gives the URL Foundation parses, and the table stays bounded")
+    func bounded() throws {
+        let known = JoinedURLs()
+        let base = try #require(URL(string: "https://api.example.com/v1"))
+        for index in 0..<(JoinedURLs.capacity + 10) {
+            let path = "items/\(index)"
+            #expect(base.appendingPathComponentQuickly(path, known: known) == base.appendingPathComponent(path))
+        }
+        #expect(known.count <= JoinedURLs.capacity)
+        #expect(base.appendingPathComponentQuickly("items/3", known: known) == base.appendingPathComponent("items/3"))
+    }
+
+    @Test("the default mapping of a provider gives the same endpoint URL as the static one")
+    func sameAsStatic() {
+        let provider = Provider<SampleAPI>()
+        for target in [SampleAPI.user("a"), .user("b"), .user("a")] {
+            #expect(provider.endpoint(target).url == Provider<SampleAPI>.defaultEndpointMapping(for: target).url)
+        }
+    }
+}
