@@ -3,7 +3,7 @@
 // swift-format-ignore-file
 
 import Courier
-import CourierTesting
+@_spi(CacheTests) import CourierTesting
 import Foundation
 import Testing
 

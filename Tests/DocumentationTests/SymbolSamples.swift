@@ -104,7 +104,7 @@ enum SymbolSamples {
             // swift-format-ignore-file
 
             import Courier
-            import CourierTesting
+            @_spi(CacheTests) import CourierTesting
             import Foundation
             import Testing
 

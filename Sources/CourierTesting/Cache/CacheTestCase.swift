@@ -3,7 +3,7 @@ import Foundation
 /// One case of the private-cache table derived from http-tests/cache-tests (the suite behind
 /// cache-tests.fyi): requests in order, what the server answers to each, and what the client
 /// must see. ``CacheTestsTable`` reads them and runs them through a provider.
-public struct CacheTestCase: Sendable, Decodable {
+@_spi(CacheTests) public struct CacheTestCase: Sendable, Decodable {
     /// The case's identifier in the suite.
     public let id: String
     /// The family of the case (`cc-freshness`, `vary`, …).

@@ -15,7 +15,7 @@ import Foundation
 /// let report = try await table.run(on: URLSessionTransport())
 /// print(report.summary)
 /// ```
-public struct CacheTestsTable: Sendable {
+@_spi(CacheTests) public struct CacheTestsTable: Sendable {
     /// The cases, in the table's order.
     public let cases: [CacheTestCase]
 
@@ -48,7 +48,7 @@ public struct CacheTestsTable: Sendable {
 }
 
 /// What a run found.
-public struct CacheTestsReport: Sendable {
+@_spi(CacheTests) public struct CacheTestsReport: Sendable {
     /// One case's outcome.
     public struct Result: Sendable {
         /// The case's identifier.

@@ -8,7 +8,7 @@ import Foundation
 /// let counter = ETagCounter()
 /// let server = try LoopbackServer { counter.answer($0) }
 /// ```
-public final class ETagCounter: Sendable {
+@_spi(CacheTests) public final class ETagCounter: Sendable {
     private let counts = Locked((full: 0, notModified: 0))
 
     /// Creates a counter.

@@ -1,5 +1,5 @@
 import Courier
-import CourierTesting
+@_spi(CacheTests) import CourierTesting
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import Courier
 import CourierAsyncHTTPClient
-import CourierTesting
+@_spi(CacheTests) import CourierTesting
 import Foundation
 import Testing
 
