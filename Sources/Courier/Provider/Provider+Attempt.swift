@@ -201,6 +201,29 @@ extension Provider {
         return .success(response)
     }
 
+    /// For a download whose transport returned the body in memory: the body written to a
+    /// temporary file, to be placed like any download. `nil` when there is nothing to bridge.
+    /// - Throws: ``TransferError/cannotWriteFile(_:)``.
+    private static func bridgedDownload(
+        _ received: TransportResponse, setup: AttemptSetup, accepted: Bool
+    ) throws(TransferError) -> URL? {
+        guard received.fileURL == nil, setup.destination != nil, accepted else { return nil }
+        let file = try DownloadFile()
+        guard file.write(received.data), file.flush() else {
+            file.delete()
+            throw .cannotWriteFile(file.url)
+        }
+        file.close()
+        return file.url
+    }
+
+    /// The request options honoured for a request of `setup`: the stub engine's, or the
+    /// provider's (its engine's and its cache's).
+    @inline(__always)
+    private func capabilities(_ setup: AttemptSetup) -> TransportCapabilities {
+        setup.stubbed ? setup.engine.capabilities : capabilities
+    }
+
     /// The interceptor's `adapt`, then the checks every request must pass before it is sent
     /// (``HeaderFieldRules``): the last point before the transport.
     @inline(__always)

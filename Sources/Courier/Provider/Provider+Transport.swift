@@ -18,13 +18,6 @@ extension Provider {
         return received.withData(try await stream.collect(upTo: .max))
     }
 
-    /// The request options honoured for a request of `setup`: the stub engine's, or the
-    /// provider's (its engine's and its cache's).
-    @inline(__always)
-    func capabilities(_ setup: AttemptSetup) -> TransportCapabilities {
-        setup.stubbed ? setup.engine.capabilities : capabilities
-    }
-
     /// Streams `request`: an accepted head hands its body to `handoff` and returns the head with
     /// an empty body; a rejected head returns with the start of its body (up to the limits'
     /// ``StreamingLimits/rejectedBodyPrefix``, for the error), and the rest of the transfer is
@@ -46,21 +39,6 @@ extension Provider {
         return TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: Data())
     }
 
-    /// For a download whose transport returned the body in memory: the body written to a
-    /// temporary file, to be placed like any download. `nil` when there is nothing to bridge.
-    /// - Throws: ``TransferError/cannotWriteFile(_:)``.
-    static func bridgedDownload(
-        _ received: TransportResponse, setup: AttemptSetup, accepted: Bool
-    ) throws(TransferError) -> URL? {
-        guard received.fileURL == nil, setup.destination != nil, accepted else { return nil }
-        let file = try DownloadFile()
-        guard file.write(received.data), file.flush() else {
-            file.delete()
-            throw .cannotWriteFile(file.url)
-        }
-        file.close()
-        return file.url
-    }
 }
 
 /// What the stream step of an attempt needs besides its request: how to validate the head, and
@@ -68,19 +46,4 @@ extension Provider {
 struct StreamAttempt: Sendable {
     let validationType: ValidationType
     let timeouts: StreamTimeouts
-}
-
-extension TransportCapabilities {
-    /// The error refusing `request` when it asks for options `transport` does not honour.
-    static func refusal(
-        of request: URLRequest, repeating repeated: HeaderFields, honoured: TransportCapabilities,
-        by transport: any Transport
-    ) -> RequestValidationError? {
-        guard !honoured.isSuperset(of: .requestOptions) else { return nil }
-        var required = required(by: request)
-        if !repeated.isEmpty { required.insert(.repeatedHeaderFields) }
-        let missing = required.subtracting(honoured)
-        guard !missing.isEmpty else { return nil }
-        return .unsupportedOptions(missing, transport: String(describing: type(of: transport)))
-    }
 }

@@ -90,3 +90,18 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomString
         #endif
     }
 }
+
+extension TransportCapabilities {
+    /// The error refusing `request` when it asks for options `transport` does not honour.
+    static func refusal(
+        of request: URLRequest, repeating repeated: HeaderFields, honoured: TransportCapabilities,
+        by transport: any Transport
+    ) -> RequestValidationError? {
+        guard !honoured.isSuperset(of: .requestOptions) else { return nil }
+        var required = required(by: request)
+        if !repeated.isEmpty { required.insert(.repeatedHeaderFields) }
+        let missing = required.subtracting(honoured)
+        guard !missing.isEmpty else { return nil }
+        return .unsupportedOptions(missing, transport: String(describing: type(of: transport)))
+    }
+}
