@@ -28,20 +28,29 @@ struct UserEngineConformanceTests {
             .streamedEventsResumeAfterCut: "a cut stream fails its data task, and the events before the cut with it",
             .progress: "a data task with a completion handler reports no progress",
             .cancelBeforeHead:
-                "URLSession on Linux calls a cancelled data task's handler only when its connection gives up, seconds later",
+                "URLSession on Linux often calls a cancelled data task's handler only when its connection gives up, seconds later",
+            .cancelDuringBody: "the case waits for progress to know the body started: a data task reports none",
             .staleConnectionResend:
                 "URLSession on Linux does not report a kept-alive connection closed after the request was read: the POST waits for its timeout",
         ], makeTransport: { DataTaskEngine() })
 
+    /// The cases this engine cannot even run: a data task buffers the whole body, so a 16 GiB
+    /// stream to a stopped reader (`streamedBacklogBound`) would fill the machine's memory, and a
+    /// body the server never finishes (`streamedEarlyEnd`) waits URLSession's 60 s idle timeout.
+    static let notRun: Set<TransportConformance.Case> = [.streamedBacklogBound, .streamedEarlyEnd]
+
     /// One case at a time: the engine's URLSession on Linux holds threads while it cancels, which
-    /// slows the other cases' timers when they all run at once. `streamedEarlyEnd` is left out: a
-    /// data task waits for a body the server never finishes until URLSession's 60 s idle timeout.
+    /// slows the other cases' timers when they all run at once.
     @Test(
         "a user-written engine conforms, but for its documented exceptions", .serialized,
-        arguments: TransportConformance.Case.allCases.filter { $0 != .streamedEarlyEnd })
+        arguments: TransportConformance.Case.allCases.filter { !Self.notRun.contains($0) })
     func userEngine(_ testCase: TransportConformance.Case) async throws {
         if let reason = Self.suite.exception(for: testCase) {
-            await withKnownIssue(Comment(rawValue: reason)) { try await Self.suite.check(testCase) }
+            // These depend on FoundationNetworking's timing: late only some of the time.
+            let intermittent = [.cancelBeforeHead, .cancelDuringBody, .staleConnectionResend].contains(testCase)
+            await withKnownIssue(Comment(rawValue: reason), isIntermittent: intermittent) {
+                try await Self.suite.check(testCase)
+            }
         } else {
             try await Self.suite.check(testCase)
         }
