@@ -23,7 +23,7 @@ public func fuzzHTTPSemantics(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> 
     precondition(freshness.currentAge.isFinite && freshness.currentAge >= 0, "age \(freshness.currentAge)")
     _ = CacheRequest(URLRequest(url: stored.url), fields: fields).allows(freshness)
 
-    let jar = CookieJar(now: { start })
+    let jar = CookieJar(clock: FixedClock(start: start))
     jar.store([input.string(maximum: 96), input.string(maximum: 96)], from: URL(string: "https://a.h.example/p/q")!)
     for cookie in jar.cookies {
         precondition(cookie.size <= 4_096, "a cookie over the size limit")
@@ -34,4 +34,15 @@ public func fuzzHTTPSemantics(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> 
         precondition(!header.contains("\r") && !header.contains("\n"), "a line break in Cookie")
     }
     return 0
+}
+
+/// A clock that stays at `start`: the jar's dates in a run do not depend on when it runs.
+private struct FixedClock: ProviderClock {
+    let start: Date
+
+    func now() -> TimeInterval { 0 }
+
+    func date() -> Date { start }
+
+    func sleep(seconds: TimeInterval) async throws {}
 }
