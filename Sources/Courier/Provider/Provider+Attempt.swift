@@ -94,16 +94,11 @@ extension Provider {
         _ attempt: Int, _ setup: AttemptSetup, _ notes: ResilienceNotes?
     ) async -> Result<Response, AttemptFailure> {
         let target = setup.target
-        var request = setup.base
-        do {
-            for plugin in transformingPlugins {
-                request = try await plugin.prepare(request, target: target)
-            }
-        } catch {
-            return .failure(
-                AttemptFailure(error: Self.failure(error) { .preparation($0, request: request) }, request: request))
+        var request: URLRequest
+        switch await prepared(setup.base, target: target) {
+        case .success(let prepared): request = prepared
+        case .failure(let failure): return .failure(failure)
         }
-        if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled, request: request)) }
 
         let prepared = PreparedRequest(request: request, attempt: attempt, requestID: setup.requestID)
         for plugin in plugins {
@@ -115,12 +110,7 @@ extension Provider {
         case .failure(let failure): return .failure(failure)
         }
         // The jar's cookies are part of the request as sent, so the observation shows them.
-        var hopCookies: HopCookies?
-        if let jar = setup.cookieJar, request.httpShouldHandleCookies {
-            let callerCookie = request.value(forHTTPHeaderField: "Cookie")
-            request = HopCookies.attaching(jar, to: request, callerCookie: callerCookie)
-            hopCookies = HopCookies(jar: jar, callerCookie: callerCookie)
-        }
+        let hopCookies = Self.attachCookies(of: setup.cookieJar, to: &request)
         if !plugins.isEmpty {
             let transmitted = PreparedRequest(request: request, attempt: attempt, requestID: setup.requestID)
             for plugin in plugins {
@@ -128,6 +118,50 @@ extension Provider {
             }
         }
 
+        let received: TransportResponse
+        switch await transmit(request, setup, notes, hopCookies) {
+        case .success(let response): received = response
+        case .failure(let error):
+            return .failure(
+                AttemptFailure(error: Self.failure(error) { .exchange($0, request: request) }, request: request))
+        }
+        if let hopCookies, let url = received.response?.url ?? request.url {
+            hopCookies.storeCookies(of: received, url: url)
+        }
+        return settle(received, request: request, setup: setup)
+    }
+
+    /// Each transforming plugin's `prepare`, in order; a cancelled task stops here.
+    @inline(__always)
+    private func prepared(_ base: URLRequest, target: any TargetType) async -> Result<URLRequest, AttemptFailure> {
+        var request = base
+        do {
+            for plugin in transformingPlugins {
+                request = try await plugin.prepare(request, target: target)
+            }
+        } catch {
+            return .failure(
+                AttemptFailure(error: Self.failure(error) { .preparation($0, request: request) }, request: request))
+        }
+        if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled, request: request)) }
+        return .success(request)
+    }
+
+    /// Adds `jar`'s cookies to `request` when it handles cookies; the jar's state for its hops.
+    @inline(__always)
+    private static func attachCookies(of jar: CookieJar?, to request: inout URLRequest) -> HopCookies? {
+        guard let jar, request.httpShouldHandleCookies else { return nil }
+        let callerCookie = request.value(forHTTPHeaderField: "Cookie")
+        request = HopCookies.attaching(jar, to: request, callerCookie: callerCookie)
+        return HopCookies(jar: jar, callerCookie: callerCookie)
+    }
+
+    /// The request as sent, through the provider's chain of stages for this attempt: whole, or
+    /// streamed into the attempt's handoff.
+    @inline(__always)
+    private func transmit(
+        _ request: URLRequest, _ setup: AttemptSetup, _ notes: ResilienceNotes?, _ hopCookies: HopCookies?
+    ) async -> Result<TransportResponse, any Error> {
         var report: (@Sendable (TransferProgress) -> Void)?
         if let reporter = setup.progress { report = { reporter.report($0) } }
         var transportRequest = TransportRequest(
@@ -142,28 +176,22 @@ extension Provider {
             timeouts: notes != nil || hasOwnClock ? setup.timeouts : nil, cookies: hopCookies, scope: setup.scope,
             notes: notes)
         let chain = chain.chain(stubbed: setup.stubbed, policy: setup.scope != nil)
-        let received: TransportResponse
         do {
-            if let streaming = setup.streaming {
-                // A stream's waits are bounded by the provider, never its whole body (StreamTimeouts).
-                let timeouts = StreamTimeouts(setup.timeouts)
-                transportRequest.timeout = timeouts.forExchange
-                transportRequest.delivery = .stream
-                transportRequest.streamingLimits = streaming.limits
-                received = try await Self.stream(
-                    transportRequest, through: chain, context, into: streaming,
-                    StreamAttempt(validationType: setup.validationType, timeouts: timeouts))
-            } else {
-                received = try await Self.send(transportRequest, through: chain, context)
+            guard let streaming = setup.streaming else {
+                return .success(try await Self.send(transportRequest, through: chain, context))
             }
+            // A stream's waits are bounded by the provider, never its whole body (StreamTimeouts).
+            let timeouts = StreamTimeouts(setup.timeouts)
+            transportRequest.timeout = timeouts.forExchange
+            transportRequest.delivery = .stream
+            transportRequest.streamingLimits = streaming.limits
+            return .success(
+                try await Self.stream(
+                    transportRequest, through: chain, context, into: streaming,
+                    StreamAttempt(validationType: setup.validationType, timeouts: timeouts)))
         } catch {
-            let failure = Self.failure(error) { .exchange($0, request: request) }
-            return .failure(AttemptFailure(error: failure, request: request))
+            return .failure(error)
         }
-        if let hopCookies, let url = received.response?.url ?? request.url {
-            hopCookies.storeCookies(of: received, url: url)
-        }
-        return settle(received, request: request, setup: setup)
     }
 
     /// Validation, then, for a download, the move to its destination.
