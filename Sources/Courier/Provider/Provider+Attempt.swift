@@ -172,7 +172,7 @@ extension Provider {
         transportRequest.jarHandlesCookies = hopCookies != nil
         // The limits go along only where a stage or a clock needs them (copying them costs).
         let context = ExchangeContext(
-            engine: setup.engine, isStub: setup.stubbed,
+            engine: setup.engine,
             timeouts: notes != nil || hasOwnClock ? setup.timeouts : nil, cookies: hopCookies, scope: setup.scope,
             notes: notes)
         let chain = chain.chain(stubbed: setup.stubbed, policy: setup.scope != nil)

@@ -58,7 +58,7 @@ public final class Provider<Target: TargetType>: Sendable {
     /// completes, and nothing after.
     public let trackInflights: Bool
     /// The bounds of every streamed response, unless a call names others (see ``StreamingLimits``).
-    public let streamingLimits: StreamingLimits
+    public var streamingLimits: StreamingLimits { options.streamingLimits }
     /// What the provider does above its engine (see ``ProviderOptions``).
     public let options: ProviderOptions
     /// The stages between an attempt and the engine, built once (see ``StageChain``).
@@ -69,15 +69,15 @@ public final class Provider<Target: TargetType>: Sendable {
     /// The cookie jar that sends and stores this provider's cookies above the engine, or `nil`
     /// for the engine's own cookie handling (URLSession's `HTTPCookieStorage`; none on
     /// AsyncHTTPClient).
-    public let cookieJar: CookieJar?
+    public var cookieJar: CookieJar? { options.cookies }
     /// The private HTTP cache that answers in the transport's place when it can, or `nil`.
-    public let cache: HTTPCache?
+    public var cache: HTTPCache? { options.cache }
     /// The resilience policy of the requests whose target declares none
     /// (``TargetType/resilience``), or `nil`.
-    public let resilience: ResiliencePolicy?
+    public var resilience: ResiliencePolicy? { options.resilience }
     /// The clock that retry delays, the total timeout, `Retry-After` dates and the resilience
     /// policies read: the system's unless a test gives its own.
-    public let clock: any ProviderClock
+    public var clock: any ProviderClock { options.clock }
     /// The state of the resilience policies, per scope.
     let resilienceStates: ResilienceRegistry
     /// Whether `clock` is another than the system's, read once: a transport then needs the
@@ -138,11 +138,6 @@ public final class Provider<Target: TargetType>: Sendable {
         self.interceptor = interceptor
         self.trackInflights = trackInflights
         self.options = options
-        self.streamingLimits = options.streamingLimits
-        self.cookieJar = options.cookies
-        self.cache = options.cache
-        self.resilience = options.resilience
-        self.clock = options.clock
         resilienceStates = ResilienceRegistry(providerPolicy: options.resilience)
         hasOwnClock = !(options.clock is SystemClock)
         chain = StageChain(

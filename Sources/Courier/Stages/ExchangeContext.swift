@@ -10,8 +10,6 @@ import Foundation
 struct ExchangeContext: Sendable {
     /// Sends each hop: the provider's engine, or a stubbed target's stub engine.
     let engine: any Transport
-    /// Whether ``engine`` is a stub: stubs answer as they are told, so no redirect is followed.
-    let isStub: Bool
     /// The attempt's and the request's limits, on the provider's clock; `nil` when no stage
     /// needs them (no policy, the system clock).
     let timeouts: Timeouts?

@@ -103,7 +103,7 @@ extension Transport {
         _ request: TransportRequest, redirects: RedirectPolicy = .follow
     ) async throws -> TransportResponse {
         let chain = StageChain(cache: nil, clock: .system, redirects: redirects, engine: self)
-        let context = ExchangeContext(engine: self, isStub: false, timeouts: nil, cookies: nil, scope: nil, notes: nil)
+        let context = ExchangeContext(engine: self, timeouts: nil, cookies: nil, scope: nil, notes: nil)
         return try await Provider<MultiTarget>.send(request, through: chain.network, context)
     }
 
@@ -114,7 +114,7 @@ extension Transport {
     /// - Throws: What the engine throws, or a timeout.
     package func sendWithinTimeout(_ request: TransportRequest) async throws -> TransportResponse {
         guard !capabilities.contains(.timeouts) else { return try await send(request) }
-        let context = ExchangeContext(engine: self, isStub: false, timeouts: nil, cookies: nil, scope: nil, notes: nil)
+        let context = ExchangeContext(engine: self, timeouts: nil, cookies: nil, scope: nil, notes: nil)
         return try await TimeLimitStage().send(request, context, next: StageChain.Next([]))
     }
 }

@@ -7,26 +7,10 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Redirect safety lives above the engine, in the provider's redirect stage: an engine written
-/// here, which never follows redirects, gets it.
+/// Redirect safety lives above the engine, in the provider's redirect stage: an engine written in
+/// the tests (`BareEngine`), which never follows redirects, gets it.
 @Suite("RedirectStage")
 struct RedirectStageTests {
-    /// An engine that never follows redirects: it answers each URL from a table and records
-    /// what it was sent.
-    final class TableEngine: Transport {
-        let sent = Locked<[URLRequest]>([])
-        let table: [String: (Int, [String: String])]
-        init(_ table: [String: (Int, [String: String])]) { self.table = table }
-        func send(_ request: TransportRequest) async throws -> TransportResponse {
-            sent.withLock { $0.append(request.urlRequest) }
-            let url = request.urlRequest.url!
-            let (status, headers) = table[url.absoluteString] ?? (200, [:])
-            let response = HTTPURLResponse(
-                url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
-            return TransportResponse(response: response, data: Data())
-        }
-    }
-
     private func request(_ url: String, method: String = "POST") -> TransportRequest {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
@@ -37,7 +21,7 @@ struct RedirectStageTests {
 
     @Test("another engine gets the same rules: relative Location, 303 to GET, credentials kept in origin only")
     func rulesAboveTheEngine() async throws {
-        let engine = TableEngine([
+        let engine = BareEngine([
             "https://api.example.com/a": (307, ["Location": "/b"]),
             "https://api.example.com/b": (303, ["Location": "https://cdn.example.net/c"]),
         ])
@@ -56,7 +40,7 @@ struct RedirectStageTests {
 
     @Test("a redirect to another scheme is not followed; a loop ends with tooManyRedirects")
     func schemesAndLoops() async throws {
-        let engine = TableEngine([
+        let engine = BareEngine([
             "https://api.example.com/file": (302, ["Location": "file:///etc/passwd"]),
             "https://api.example.com/loop": (302, ["Location": "/loop"]),
         ])
