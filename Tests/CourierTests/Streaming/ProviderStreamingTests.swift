@@ -21,6 +21,29 @@ struct ProviderStreamingTests {
         var validationType: ValidationType { .successCodes }
     }
 
+    @Test(
+        "a streamed request follows a redirect above the engine: the jar's cookie on the next hop, the final answer streamed"
+    )
+    func streamThroughRedirect() async throws {
+        let server = try LoopbackServer { request in
+            guard request.path == "/events" else {
+                return ServerReply(
+                    status: 302, headers: ["Location": "/events", "Set-Cookie": "hop=1; Path=/"],
+                    body: Data("moved".utf8))
+            }
+            return .text("cookie=\(request.header("Cookie") ?? "none")\nlast")
+        }
+        defer { server.stop() }
+        let provider = Provider<StreamTarget>(options: ProviderOptions(cookies: CookieJar()))
+        let streamed = try await provider.stream(StreamTarget(baseURL: server.baseURL, path: "/old"))
+        var lines: [String] = []
+        for try await line in streamed.lines { lines.append(line) }
+
+        #expect(streamed.statusCode == 200)
+        #expect(lines == ["cookie=hop=1", "last"])
+        #expect(server.requests.map(\.path) == ["/old", "/events"])
+    }
+
     @Test("the first line reaches the caller while the server still holds the rest")
     func linesAsTheyArrive() async throws {
         let release = DispatchSemaphore(value: 0)
