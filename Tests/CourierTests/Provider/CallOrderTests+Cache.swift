@@ -35,12 +35,7 @@ struct CacheCallOrderTests {
     /// One request's outcome and its recorded sequence, the recorder emptied for the next.
     func request(_ provider: Provider<OrderTarget>, _ target: OrderTarget) async -> (CacheOutcome?, [HookEvent]) {
         recorder.reset()
-        let result: Result<Response, CourierError>
-        do {
-            result = .success(try await provider.request(target))
-        } catch {
-            result = .failure(error)
-        }
+        let result = await provider.result(for: target)
         recorder.record(.completion(.init(result)))
         let outcome = (try? result.get())?.cacheOutcome ?? result.failureResponse?.cacheOutcome
         return (outcome, recorder.events)

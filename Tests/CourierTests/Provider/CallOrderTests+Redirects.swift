@@ -23,13 +23,7 @@ struct RedirectCallOrderTests {
     }
 
     func events(_ provider: Provider<OrderTarget>, _ target: OrderTarget) async -> [HookEvent] {
-        let result: Result<Response, CourierError>
-        do {
-            result = .success(try await provider.request(target))
-        } catch {
-            result = .failure(error)
-        }
-        recorder.record(.completion(.init(result)))
+        recorder.record(.completion(.init(await provider.result(for: target))))
         return recorder.events
     }
 
