@@ -26,36 +26,47 @@ public struct RequestID: Hashable, Sendable, CustomStringConvertible {
 /// Timings and sizes of one attempt, as the provider measured them.
 public struct AttemptMetrics: Sendable, Equatable {
     /// The attempt number, from 1.
-    public let number: Int
+    public var number: Int { storage.fields.number }
     /// When the attempt started (before `prepare`).
-    public let startDate: Date
+    public var startDate: Date { storage.fields.startDate }
     /// How long the attempt took, from `prepare` to validation, in seconds.
-    public let duration: TimeInterval
+    public var duration: TimeInterval { storage.fields.duration }
     /// The response's status code, when one was received.
-    public let statusCode: Int?
+    public var statusCode: Int? { storage.fields.statusCode }
     /// The size of the request body sent, in bytes.
-    public let bytesSent: Int
+    public var bytesSent: Int { storage.fields.bytesSent }
     /// The size of the response body received, in bytes.
-    public let bytesReceived: Int
+    public var bytesReceived: Int { storage.fields.bytesReceived }
     /// The stage that failed, or `nil` when the attempt succeeded.
-    public let failure: CourierError.Stage?
+    public var failure: CourierError.Stage? { storage.fields.failure }
     /// Why another attempt followed this one, or `nil` when none did.
-    public internal(set) var retryReason: RetryReason?
+    public internal(set) var retryReason: RetryReason? {
+        get { storage.fields.retryReason }
+        set { change { $0.retryReason = newValue } }
+    }
     /// How many times the transport sent this attempt's request again by itself, after a
     /// kept-alive connection closed under it unanswered (an idempotent request only); 0 almost
     /// always.
-    public internal(set) var transportResends = 0
+    public var transportResends: Int { storage.fields.transportResends }
     /// What the provider's ``HTTPCache`` did for this attempt, or `nil` without a cache (or for
     /// a request that did not go through it).
     public var cacheOutcome: CacheOutcome? { cacheRecord?.outcome }
     /// Where ``cacheOutcome`` is kept.
-    var cacheRecord: CacheRecord?
+    var cacheRecord: CacheRecord? { storage.fields.cacheRecord }
     /// What the request's ``ResiliencePolicy`` did to this attempt (waits, hedges, the circuit
     /// breaker's transitions), or `nil` when no policy applies or a stored answer served it.
-    public internal(set) var resilience: ResilienceRecord?
+    public var resilience: ResilienceRecord? { storage.fields.resilience }
     /// Why no retry followed this attempt although the retrier asked for one (the retry budget,
     /// the total timeout), or `nil`.
-    public internal(set) var retryRefusal: RetryRefusal?
+    public internal(set) var retryRefusal: RetryRefusal? {
+        get { storage.fields.retryRefusal }
+        set { change { $0.retryRefusal = newValue } }
+    }
+
+    /// The fields, shared by every copy: metrics go to the attempt's observers, the request's
+    /// list and the retrier, and copying the records in them cost about 1,000 instructions per
+    /// request (callgrind, Benchmarks/README); a change makes a new storage (only on a retry).
+    private var storage: Storage
 
     /// Creates attempt metrics.
     /// - Parameters:
@@ -71,14 +82,61 @@ public struct AttemptMetrics: Sendable, Equatable {
         number: Int, startDate: Date, duration: TimeInterval, statusCode: Int?, bytesSent: Int, bytesReceived: Int,
         failure: CourierError.Stage?, retryReason: RetryReason? = nil
     ) {
-        self.number = number
-        self.startDate = startDate
-        self.duration = duration
-        self.statusCode = statusCode
-        self.bytesSent = bytesSent
-        self.bytesReceived = bytesReceived
-        self.failure = failure
-        self.retryReason = retryReason
+        storage = Storage(
+            Fields(
+                number: number, startDate: startDate, duration: duration, statusCode: statusCode,
+                bytesSent: bytesSent, bytesReceived: bytesReceived, failure: failure, retryReason: retryReason))
+    }
+
+    /// Metrics with what the transport, the cache and the policy recorded about the attempt.
+    init(
+        number: Int, startDate: Date, duration: TimeInterval, statusCode: Int?, bytesSent: Int, bytesReceived: Int,
+        failure: CourierError.Stage?, transportResends: Int, cacheRecord: CacheRecord?, resilience: ResilienceRecord?
+    ) {
+        storage = Storage(
+            Fields(
+                number: number, startDate: startDate, duration: duration, statusCode: statusCode,
+                bytesSent: bytesSent, bytesReceived: bytesReceived, failure: failure,
+                transportResends: transportResends,
+                cacheRecord: cacheRecord, resilience: resilience))
+    }
+
+    /// Whether two attempts' metrics are the same, field by field.
+    public static func == (lhs: AttemptMetrics, rhs: AttemptMetrics) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var fields = storage.fields
+        body(&fields)
+        storage = Storage(fields)
+    }
+}
+
+extension AttemptMetrics {
+    /// The values of ``AttemptMetrics``.
+    private struct Fields: Sendable, Equatable {
+        var number: Int
+        var startDate: Date
+        var duration: TimeInterval
+        var statusCode: Int?
+        var bytesSent: Int
+        var bytesReceived: Int
+        var failure: CourierError.Stage?
+        var retryReason: RetryReason?
+        var transportResends = 0
+        var cacheRecord: CacheRecord?
+        var resilience: ResilienceRecord?
+        var retryRefusal: RetryRefusal?
+    }
+
+    /// Immutable, so copies of ``AttemptMetrics`` share one; a change makes another.
+    private final class Storage: Sendable {
+        let fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
     }
 }
 

@@ -78,13 +78,12 @@ extension Provider {
                     failed.error.stage
                 )
             }
-        var metrics = AttemptMetrics(
+        let metrics = AttemptMetrics(
             number: number, startDate: stopwatch.startDate, duration: stopwatch.elapsed,
             statusCode: response?.statusCode, bytesSent: sent.map { Int(setup.body.size(inline: $0)) } ?? 0,
-            bytesReceived: response?.data.count ?? 0, failure: failure)
-        metrics.transportResends = response?.transportResends ?? 0
-        metrics.cacheRecord = response?.cacheRecord
-        metrics.resilience = notes?.record
+            bytesReceived: response?.data.count ?? 0, failure: failure,
+            transportResends: response?.transportResends ?? 0, cacheRecord: response?.cacheRecord,
+            resilience: notes?.record)
         return (outcome, metrics)
     }
 
@@ -101,8 +100,9 @@ extension Provider {
         }
 
         let prepared = PreparedRequest(request: request, attempt: attempt, requestID: setup.requestID)
-        for plugin in plugins {
-            plugin.willSend(prepared, target: target)
+        // By index, as in Provider+Pipeline: iterating copies each plugin out of the array.
+        for index in plugins.indices {
+            plugins[index].willSend(prepared, target: target)
         }
 
         switch await adapt(request, attempt: attempt, setup: setup) {
@@ -113,8 +113,8 @@ extension Provider {
         let hopCookies = Self.attachCookies(of: setup.cookieJar, to: &request)
         if !plugins.isEmpty {
             let transmitted = PreparedRequest(request: request, attempt: attempt, requestID: setup.requestID)
-            for plugin in plugins {
-                plugin.willTransmit(transmitted, target: target)
+            for index in plugins.indices {
+                plugins[index].willTransmit(transmitted, target: target)
             }
         }
 
@@ -136,8 +136,8 @@ extension Provider {
     private func prepared(_ base: URLRequest, target: any TargetType) async -> Result<URLRequest, AttemptFailure> {
         var request = base
         do {
-            for plugin in transformingPlugins {
-                request = try await plugin.prepare(request, target: target)
+            for index in transformingPlugins.indices {
+                request = try await transformingPlugins[index].prepare(request, target: target)
             }
         } catch {
             return .failure(
@@ -219,12 +219,10 @@ extension Provider {
                 }
             }
         }
-        var response = Response(
+        let response = Response(
             statusCode: received.statusCode, data: data, request: request, source: received.source,
-            fileURL: fileURL,
-            headerFields: received.receivedFields)
-        response.transportResends = received.resends
-        response.cacheRecord = received.cacheRecord
+            fileURL: fileURL, headerFields: received.receivedFields, transportResends: received.resends,
+            cacheRecord: received.cacheRecord)
         guard accepted else { return .failure(AttemptFailure(error: .statusCode(response), request: request)) }
         return .success(response)
     }

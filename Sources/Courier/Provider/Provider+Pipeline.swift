@@ -9,7 +9,8 @@ import Foundation
 /// The steps a request passes through once, here and in Provider+Attempt, Provider+Transport and
 /// the stub transport, are `@inline(__always)`: each async call costs a task frame and an
 /// executor check, and inlining them took a stubbed request from 28 executor switches to 11
-/// (callgrind, Benchmarks/README).
+/// (callgrind, Benchmarks/README). Plugins are called by index: `for plugin in plugins` copies
+/// each existential out of the array and destroys it after the call.
 extension Provider {
     /// Runs a request from target to final, processed result, reporting its transfer's progress
     /// to `progress`. With ``trackInflights``, a request that may join an identical one in flight
@@ -30,8 +31,8 @@ extension Provider {
             outcome = await exchange(target, endpoint, progress, streaming: streaming)
         }
         var result = outcome
-        for plugin in transformingPlugins {
-            result = await plugin.process(result, target: target)
+        for index in transformingPlugins.indices {
+            result = await transformingPlugins[index].process(result, target: target)
         }
         return result
     }
@@ -84,8 +85,8 @@ extension Provider {
         let metrics = RequestMetrics(
             requestID: id, startDate: stopwatch.startDate, duration: stopwatch.elapsed, attempts: attempts)
         await progress?.flush()
-        for plugin in plugins {
-            plugin.didReceive(result, target: target, metrics: metrics)
+        for index in plugins.indices {
+            plugins[index].didReceive(result, target: target, metrics: metrics)
         }
         return result
     }
@@ -166,8 +167,8 @@ extension Provider {
                 requestID: setup.requestID, attempt: number, result: .failure(failure.error), request: failure.request,
                 metrics: metrics)
         }
-        for plugin in plugins {
-            plugin.didCompleteAttempt(attempt, target: setup.target)
+        for index in plugins.indices {
+            plugins[index].didCompleteAttempt(attempt, target: setup.target)
         }
     }
 

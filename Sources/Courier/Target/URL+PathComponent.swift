@@ -11,21 +11,31 @@ extension URL {
     ///   - path: The path to append.
     ///   - known: URLs joined before, to skip Foundation's parser for a text seen already.
     package func appendingPathComponentQuickly(_ path: String, known: JoinedURLs? = nil) -> URL {
-        guard let joined = joinedText(path) else { return appendingPathComponent(path) }
-        if let known { return known.url(for: joined) ?? appendingPathComponent(path) }
-        return URL(string: joined) ?? appendingPathComponent(path)
+        let base = absoluteString
+        let joined: URL?
+        if let known {
+            joined = known.url(base: base, path: path) { Self.parsed(base, path) }
+        } else {
+            joined = Self.parsed(base, path)
+        }
+        return joined ?? appendingPathComponent(path)
     }
 
-    /// The text of this URL with `path` appended, or `nil` when the text path does not apply.
-    private func joinedText(_ path: String) -> String? {
-        let base = absoluteString
+    /// The URL of `base` with `path` appended as text, or `nil` when the text path does not apply
+    /// (or Foundation does not take the text).
+    private static func parsed(_ base: String, _ path: String) -> URL? {
+        joinedText(base, path).flatMap { URL(string: $0) }
+    }
+
+    /// The text of `base` with `path` appended, or `nil` when the text path does not apply.
+    private static func joinedText(_ base: String, _ path: String) -> String? {
         // On the contiguous UTF-8 bytes of both (a native string's; a bridged one takes the
         // slow path): walking a `String`, `hasSuffix` and `+` cost more than the URL parse
         // itself, as callgrind showed.
-        let joined = base.utf8.withContiguousStorageIfAvailable { head in
-            path.utf8.withContiguousStorageIfAvailable { tail in Self.joined(head, tail) } ?? nil
+        let text = base.utf8.withContiguousStorageIfAvailable { head in
+            path.utf8.withContiguousStorageIfAvailable { tail in joined(head, tail) } ?? nil
         }
-        return joined ?? nil
+        return text ?? nil
     }
 
     /// `head` and `tail` joined by exactly one `/`, or `nil` when the text path does not apply:

@@ -1,6 +1,7 @@
 /// Where an exchange reports its transfer's progress: one caller's ``ProgressReporter``, or every
-/// caller of an exchange that several share.
-protocol ProgressSink: Sendable {
+/// caller of an exchange that several share. Class-bound: an attempt copies its sink a few
+/// times, and a copy is then one retain instead of a copy through the existential's witnesses.
+protocol ProgressSink: AnyObject, Sendable {
     /// Passes on a transfer report.
     func report(_ progress: TransferProgress)
     /// Returns once every report so far has reached its caller.
