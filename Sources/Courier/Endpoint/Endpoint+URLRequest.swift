@@ -96,12 +96,17 @@ extension Endpoint {
 extension RequestValidationError {
     /// The reason Courier would refuse to send `request`, or `nil` when it may be sent.
     static func check(_ request: URLRequest) -> RequestValidationError? {
+        check(request, method: request.httpMethod)
+    }
+
+    /// ``check(_:)`` with the request's method read already.
+    static func check(_ request: URLRequest, method: String?) -> RequestValidationError? {
         guard request.url != nil else { return .missingURL }
         if !(request.timeoutInterval > 0) {
             return .invalidTimeInterval(name: "The request's timeoutInterval", value: request.timeoutInterval)
         }
         // URLRequest keeps its method upper-cased, so plain comparisons suffice here.
-        let method = request.httpMethod ?? "GET"
+        let method = method ?? "GET"
         if method == "GET" || method == "HEAD", let body = request.httpBody, !body.isEmpty {
             return .bodyNotAllowed(HTTPMethod(rawValue: method))
         }

@@ -14,7 +14,15 @@ package final class JoinedURLs: Sendable {
         let path: String
     }
 
-    private let table = Locked<[Key: URL]>([:])
+    /// The kept URLs, and the last one asked for: a provider often asks for one URL many times
+    /// in a row, and comparing two strings that share their storage (a target's literals) costs
+    /// less than hashing them.
+    private struct State {
+        var table: [Key: URL] = [:]
+        var last: (key: Key, url: URL)?
+    }
+
+    private let state = Locked(State())
 
     package init() {}
 
@@ -22,15 +30,22 @@ package final class JoinedURLs: Sendable {
     /// `join` returns `nil` for a pair it does not join as text; such a pair is not kept.
     func url(base: String, path: String, join: () -> URL?) -> URL? {
         let key = Key(base: base, path: path)
-        if let known = table.withLock({ $0[key] }) { return known }
+        let known = state.withLock { state -> URL? in
+            if let last = state.last, last.key == key { return last.url }
+            guard let url = state.table[key] else { return nil }
+            state.last = (key, url)
+            return url
+        }
+        if let known { return known }
         guard let url = join() else { return nil }
-        table.withLock { table in
-            if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
-            table[key] = url
+        state.withLock { state in
+            if state.table.count >= Self.capacity { state.table.removeAll(keepingCapacity: true) }
+            state.table[key] = url
+            state.last = (key, url)
         }
         return url
     }
 
     /// How many URLs are kept (for tests).
-    var count: Int { table.withLock { $0.count } }
+    var count: Int { state.withLock { $0.table.count } }
 }

@@ -278,13 +278,14 @@ extension Provider {
         }
         if Task.isCancelled { return .failure(AttemptFailure(error: .cancelled, request: adapted)) }
         do throws(RequestValidationError) {
-            if let invalid = RequestValidationError.check(adapted) { throw invalid }
+            let method = adapted.httpMethod
+            if let invalid = RequestValidationError.check(adapted, method: method) { throw invalid }
             if let unsupported = TransportCapabilities.refusal(
                 of: adapted, repeating: setup.repeatedHeaderFields, honoured: capabilities(setup), by: setup.engine)
             {
                 throw unsupported
             }
-            return .success(try HeaderFieldRules.checked(adapted))
+            return .success(try HeaderFieldRules.checked(adapted, method: method))
         } catch {
             return .failure(AttemptFailure(error: .adaptation(error, request: adapted), request: adapted))
         }

@@ -40,8 +40,14 @@ public enum HeaderFieldRules {
     /// - Returns: The request without the fields of ``framingFieldNames``.
     /// - Throws: The ``RequestValidationError`` of the first invalid method, header name or value.
     public static func checked(_ request: URLRequest) throws(RequestValidationError) -> URLRequest {
+        try checked(request, method: request.httpMethod)
+    }
+
+    /// ``checked(_:)`` with the request's method read already (each read of a `URLRequest`
+    /// field costs on Linux).
+    static func checked(_ request: URLRequest, method: String?) throws(RequestValidationError) -> URLRequest {
         var request = request
-        if let method = request.httpMethod, !isToken(method) {
+        if let method, !isToken(method) {
             throw .invalidMethod(HTTPMethod(rawValue: method))
         }
         guard let fields = request.allHTTPHeaderFields, !fields.isEmpty else { return request }

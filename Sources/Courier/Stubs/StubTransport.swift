@@ -8,12 +8,14 @@ import Foundation
 /// after a delay, and is otherwise just another ``Transport``. Package-visible so that the
 /// tests hold it to the transport contract (the conformance cases that apply without a server).
 package struct StubTransport: Transport {
-    let behavior: StubBehavior
+    /// The delay of a `.delayed` behaviour, 0 otherwise: three words with the closure, which an
+    /// existential holds without a box (a `StubBehavior` made it four, an allocation per request).
+    let delay: TimeInterval
     let sampleResponse: @Sendable () -> EndpointSampleResponse
 
     /// Creates the stub transport of one request.
     package init(behavior: StubBehavior, sampleResponse: @escaping @Sendable () -> EndpointSampleResponse) {
-        self.behavior = behavior
+        if case .delayed(let seconds) = behavior { delay = seconds } else { delay = 0 }
         self.sampleResponse = sampleResponse
     }
 
@@ -95,11 +97,10 @@ package struct StubTransport: Transport {
 
     /// The stub's delay before the head; a negative one is refused.
     private func stubDelay() throws -> TimeInterval {
-        guard case .delayed(let seconds) = behavior else { return 0 }
-        guard seconds >= 0 else {
-            throw RequestValidationError.invalidTimeInterval(name: "The stub's delay", value: seconds)
+        guard delay >= 0 else {
+            throw RequestValidationError.invalidTimeInterval(name: "The stub's delay", value: delay)
         }
-        return seconds
+        return delay
     }
 
     private static func url(of request: TransportRequest) -> URL {

@@ -17,6 +17,17 @@ struct JoinedURLsTests {
         #expect(base.appendingPathComponentQuickly("items/3", known: known) == base.appendingPathComponent("items/3"))
     }
 
+    @Test("a URL is found by its base and its path: the same path on another base is another URL")
+    func keyedByBaseAndPath() throws {
+        let known = JoinedURLs()
+        let first = try #require(URL(string: "https://one.example.com/v1"))
+        let second = try #require(URL(string: "https://two.example.com/v1"))
+        for base in [first, second, first, first, second] {
+            #expect(base.appendingPathComponentQuickly("items", known: known) == base.appendingPathComponent("items"))
+        }
+        #expect(known.count == 2)
+    }
+
     @Test("the default mapping of a provider gives the same endpoint URL as the static one")
     func sameAsStatic() {
         let provider = Provider<SampleAPI>()
