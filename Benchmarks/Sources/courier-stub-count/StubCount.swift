@@ -2,10 +2,18 @@ import Courier
 import Dispatch
 import Foundation
 
-/// `courier-stub-count <requests> [standard]`: runs the stub pipeline (two no-op plugins, no
-/// decoding) the given number of times, with `ResiliencePolicy.standard` when asked, for `valgrind --tool=callgrind`, whose instruction counts are stable on
-/// a noisy machine where wall-clock times are not. `Benchmarks/count` runs it at two request
-/// counts and reports the difference per request, which leaves out start-up and warm-up.
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `courier-stub-count <requests> [standard | cache-plain | cache-miss | cache-hit]`: runs the stub
+/// pipeline (two no-op plugins, no decoding) the given number of times, for `valgrind
+/// --tool=callgrind`, whose instruction counts are stable on a noisy machine where wall-clock
+/// times are not. `Benchmarks/count` runs it at two request counts and reports the difference
+/// per request, which leaves out start-up and warm-up. The variants: `standard` adds
+/// `ResiliencePolicy.standard`; the `cache-` ones answer with a sample that has a head (made
+/// once), without a cache (`cache-plain`), through a memory cache that cannot store it
+/// (`cache-miss`: `no-store`) or that answers every request but the first (`cache-hit`).
 ///
 /// `main` is synchronous on purpose: valgrind 3.19 stops in `sigsuspend` on an async `main`,
 /// whose main thread parks in Dispatch. The requests run in a detached task, which `main` waits
@@ -14,12 +22,12 @@ import Foundation
 struct StubCount {
     static func main() {
         let requests = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1000
-        let policy: ResiliencePolicy? = CommandLine.arguments.dropFirst(2).first == "standard" ? .standard : nil
+        let variant = CommandLine.arguments.dropFirst(2).first ?? ""
         let done = DispatchSemaphore(value: 0)
         let failure = FailureBox()
         Task.detached {
             do {
-                try await run(requests, policy: policy)
+                try await run(requests, provider: try provider(for: variant))
             } catch {
                 failure.record("\(error)")
             }
@@ -32,10 +40,34 @@ struct StubCount {
         }
     }
 
-    private static func run(_ requests: Int, policy: ResiliencePolicy?) async throws {
-        let provider = Provider<CountedTarget>(
-            stubClosure: Provider.immediatelyStub, plugins: [SilentPlugin(), SilentPlugin()],
-            options: ProviderOptions(resilience: policy))
+    private static func provider(for variant: String) throws -> Provider<CountedTarget> {
+        let plugins: [any PluginType] = [SilentPlugin(), SilentPlugin()]
+        switch variant {
+        case "":
+            return Provider(stubClosure: Provider.immediatelyStub, plugins: plugins)
+        case "standard":
+            return Provider(
+                stubClosure: Provider.immediatelyStub, plugins: plugins, options: ProviderOptions(resilience: .standard)
+            )
+        case "cache-plain", "cache-miss", "cache-hit":
+            let head = HTTPURLResponse(
+                url: CountedTarget().url, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Cache-Control": variant == "cache-hit" ? "max-age=3600" : "no-store"])!
+            // The default mapping with the kept URLs (a `nil` endpoint closure), the sample
+            // replaced by a closure over the head made once.
+            let mapping = Provider<CountedTarget>(stubClosure: Provider.immediatelyStub)
+            return Provider(
+                endpointClosure: { target in
+                    mapping.endpoint(target).replacing(sampleResponseClosure: { .response(head, Data("{}".utf8)) })
+                },
+                stubClosure: Provider.immediatelyStub, plugins: plugins,
+                options: ProviderOptions(cache: variant == "cache-plain" ? nil : HTTPCache()))
+        default:
+            throw CountError.unknownVariant(variant)
+        }
+    }
+
+    private static func run(_ requests: Int, provider: Provider<CountedTarget>) async throws {
         for _ in 0..<requests {
             let response = try await provider.request(CountedTarget())
             guard response.data.count == 2 else { throw CountError.unexpectedBody(response.data.count) }
@@ -59,6 +91,7 @@ struct SilentPlugin: PluginType {}
 
 enum CountError: Error {
     case unexpectedBody(Int)
+    case unknownVariant(String)
 }
 
 /// The first failure of the detached run, read by `main` after the run.

@@ -16,9 +16,12 @@ enum CacheEntries {
     static func storable(
         _ response: TransportResponse, for lookup: CacheStage.Lookup, sent: Date, received: Date
     ) -> CachedResponse? {
+        let status = response.statusCode
+        guard status >= 200, status != 206, status != 304 else { return nil }
+        // The field that most often says no, read alone first: making every field costs more.
+        if let line = response.field("Cache-Control"), CacheDirectives(lines: [line]).has("no-store") { return nil }
         let fields = response.headerFields
         let directives = CacheDirectives(fields)
-        let status = response.statusCode
         let vary = HTTPCache.varyNames(fields)
         guard status >= 200, status != 206, status != 304, !directives.has("no-store"), !vary.contains("*"),
             !directives.has("must-understand") || CacheFreshness.heuristicallyCacheable.contains(status)
@@ -32,7 +35,8 @@ enum CacheEntries {
         for name in vary { varyValues[name] = HTTPCache.normalized(lookup.fields, name) }
         return CachedResponse(
             url: lookup.url, statusCode: status, headerFields: kept(fields, directives), body: response.data,
-            requestDate: sent, responseDate: received, varyValues: varyValues)
+            requestDate: sent, responseDate: received, varyValues: varyValues
+        ).parsedOnce()
     }
 
     /// The fields of a response as stored: without those never stored, those `Connection`
@@ -66,6 +70,6 @@ enum CacheEntries {
         updated.headerFields = fields
         updated.requestDate = sent
         updated.responseDate = received
-        return updated
+        return updated.parsedOnce()
     }
 }

@@ -17,7 +17,8 @@ struct CacheRequest {
     let bypasses: Bool
 
     init(_ request: URLRequest, fields: HeaderFields) {
-        directives = CacheDirectives(fields, isRequest: true)
+        // A request without fields (the usual one) has no directives to read.
+        directives = fields.isEmpty ? CacheDirectives(lines: []) : CacheDirectives(fields, isRequest: true)
         let policy = request.cachePolicy
         acceptsAnyAge =
             policy == .returnCacheDataElseLoad || policy == .returnCacheDataDontLoad
@@ -27,8 +28,10 @@ struct CacheRequest {
             policy == .reloadIgnoringLocalCacheData || policy == .reloadIgnoringLocalAndRemoteCacheData
             || directives.has("no-cache")
         noStore = directives.has("no-store")
-        bypasses = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
-            .contains { fields[$0] != nil }
+        bypasses =
+            !fields.isEmpty
+            && ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
+                .contains { fields[$0] != nil }
     }
 
     /// Whether `freshness` lets the stored response be served without the network, and if it

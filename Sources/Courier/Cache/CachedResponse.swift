@@ -17,6 +17,13 @@ public struct CachedResponse: Sendable, Codable, Hashable {
     /// The request's values of the fields the response's `Vary` names, by lower-case name; a
     /// name the request did not send is absent.
     public var varyValues: [String: String]
+    /// The fields parsed when the response was stored (see ``Parsed``); not encoded, and equal
+    /// for every response.
+    var parsed: Parsed?
+
+    private enum CodingKeys: String, CodingKey {
+        case url, statusCode, headerFields, body, requestDate, responseDate, varyValues
+    }
 
     /// A header field.
     public struct Field: Sendable, Codable, Hashable {
@@ -64,5 +71,8 @@ public struct CachedResponse: Sendable, Codable, Hashable {
     }
 
     /// The fields as ``HeaderFields``.
-    var fields: HeaderFields { HeaderFields(headerFields.map { HeaderFields.Field(name: $0.name, value: $0.value) }) }
+    var fields: HeaderFields {
+        if let parsed, parsed.source == headerFields { return parsed.fields }
+        return HeaderFields(headerFields.map { HeaderFields.Field(name: $0.name, value: $0.value) })
+    }
 }

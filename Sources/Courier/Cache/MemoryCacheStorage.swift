@@ -34,11 +34,11 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
     /// The responses stored for `key`.
     public func responses(forKey key: String) -> [CachedResponse] {
         state.withLock { contents in
-            guard var entry = contents.entries[key] else { return [] }
+            // One lookup: the entry's use is updated where it is.
+            guard let index = contents.entries.index(forKey: key) else { return [] }
             contents.clock += 1
-            entry.lastUse = contents.clock
-            contents.entries[key] = entry
-            return entry.responses
+            contents.entries.values[index].lastUse = contents.clock
+            return contents.entries.values[index].responses
         }
     }
 

@@ -37,16 +37,17 @@ struct StageChain: Sendable {
     ///   - redirects: What to do with redirects.
     ///   - engine: The provider's engine.
     init(cache: HTTPCache?, clock: any ProviderClock, redirects: RedirectPolicy, engine: any Transport) {
-        let cache = cache.map(CacheStage.init)
+        let networkCache = cache.map { CacheStage(cache: $0, engine: engine) }
+        let stubCache = cache.map { CacheStage(cache: $0, engine: nil) }
         let resilience = ResilienceStage(clock: clock)
         let redirect = RedirectStage(policy: redirects)
         let timeLimit = engine.capabilities.contains(.timeouts) ? nil : TimeLimitStage()
-        network = Next(Self.stages(cache: cache, resilience: nil, timeLimit: timeLimit, redirects: redirect))
+        network = Next(Self.stages(cache: networkCache, resilience: nil, timeLimit: timeLimit, redirects: redirect))
         networkWithPolicy = Next(
-            Self.stages(cache: cache, resilience: resilience, timeLimit: timeLimit, redirects: redirect))
+            Self.stages(cache: networkCache, resilience: resilience, timeLimit: timeLimit, redirects: redirect))
         // The stub engine enforces its limits itself and answers as it is told.
-        stub = Next(Self.stages(cache: cache, resilience: nil, timeLimit: nil, redirects: nil))
-        stubWithPolicy = Next(Self.stages(cache: cache, resilience: resilience, timeLimit: nil, redirects: nil))
+        stub = Next(Self.stages(cache: stubCache, resilience: nil, timeLimit: nil, redirects: nil))
+        stubWithPolicy = Next(Self.stages(cache: stubCache, resilience: resilience, timeLimit: nil, redirects: nil))
     }
 
     /// The order of the stages: the one place it is written.

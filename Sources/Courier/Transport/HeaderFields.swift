@@ -89,7 +89,11 @@ public struct HeaderFields: Sendable, Hashable, RandomAccessCollection, Expressi
     /// - Parameter name: A field name.
     /// - Returns: The values; empty when there is none.
     public func values(for name: String) -> [String] {
-        fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+        var values: [String] = []
+        for field in fields where field.name.equalsIgnoringASCIICase(name) {
+            values.append(field.value)
+        }
+        return values
     }
 
     /// Adds a field after the others, keeping any field of the same name.
