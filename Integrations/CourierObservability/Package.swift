@@ -46,7 +46,8 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
-        // The same variants for instruction counting under callgrind (synchronous main).
+        // The same variants for instruction counting under callgrind (synchronous main), and the
+        // plugins with recording backends (the APIs' in-memory test backends).
         .executableTarget(
             name: "courier-observability-count",
             dependencies: [
@@ -54,6 +55,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -95,7 +95,7 @@ import Testing
     struct OAuthAuthenticator: Authenticator {
         func apply(_ credential: Tokens, to request: URLRequest) -> URLRequest {
             var request = request
-            request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
+            request.setHeaderField("Bearer \(credential.accessToken)", named: "Authorization")
             return request
         }
 

@@ -557,6 +557,12 @@ var sampleStream: SampleStream? {
     _ = provider
 }
 
+// URLRequest+HeaderField.swift#1
+@Sendable func uRLRequestHeaderFieldExample1() async throws {
+    var request = URLRequest(url: URL(string: "https://api.example.com/me")!)
+    request.setHeaderField("Bearer abc", named: "Authorization")
+}
+
 // HTTPTask.swift#1
 @Sendable func hTTPTaskExample1() async throws {
     let address: Parameters = ["city": "Oslo", "zip": 150]

@@ -51,7 +51,7 @@ public struct AccessTokenPlugin: PluginType {
         guard let type = (target as? any AccessTokenAuthorizable)?.authorizationType else { return request }
         let token = try await tokenClosure(target)
         var request = request
-        request.setValue("\(type.value) \(token)", forHTTPHeaderField: "Authorization")
+        request.setHeaderField("\(type.value) \(token)", named: "Authorization")
         return request
     }
 }

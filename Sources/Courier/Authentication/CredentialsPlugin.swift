@@ -34,7 +34,7 @@ public struct CredentialsPlugin: PluginType {
         else { return request }
         var request = request
         let token = Data("\(user):\(password)".utf8).base64EncodedString()
-        request.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
+        request.setHeaderField("Basic \(token)", named: "Authorization")
         return request
     }
 }

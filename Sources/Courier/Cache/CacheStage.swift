@@ -87,8 +87,13 @@ struct CacheStage: Stage {
         let modified = storedFields["Last-Modified"]
         guard etag != nil || modified != nil else { return try await fetch(lookup, joining: true) }
         var conditional = engineRequest(lookup.request)
-        if let etag { conditional.urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let modified { conditional.urlRequest.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
+        // A validator is sent only as a field may be (a stored value with a control character is not).
+        if let etag, HeaderFieldRules.problem(inValue: etag) == nil {
+            conditional.urlRequest.setHeaderField(etag, named: "If-None-Match")
+        }
+        if let modified, HeaderFieldRules.problem(inValue: modified) == nil {
+            conditional.urlRequest.setHeaderField(modified, named: "If-Modified-Since")
+        }
         let sent = cache.now()
         let response: TransportResponse
         do {

@@ -33,7 +33,7 @@ final class HopCookies: Sendable {
         }
         let value = parts.isEmpty ? nil : parts.joined(separator: "; ")
         if request.value(forHTTPHeaderField: "Cookie") != value {
-            request.setValue(value, forHTTPHeaderField: "Cookie")
+            request.setHeaderField(value, named: "Cookie")
         }
         return request
     }

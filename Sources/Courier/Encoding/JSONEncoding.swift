@@ -39,7 +39,7 @@ public struct JSONEncoding: ParameterEncoding {
         var request = request
         request.httpBody = try JSONSerialization.data(withJSONObject: parameters, options: options)
         if request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setHeaderField("application/json", named: "Content-Type")
         }
         return request
     }

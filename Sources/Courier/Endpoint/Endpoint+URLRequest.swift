@@ -191,7 +191,7 @@ extension HTTPTask {
     {
         guard !form.parts.isEmpty else { throw .requestBuilding(RequestValidationError.emptyMultipartFormData) }
         var request = request
-        request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+        request.setHeaderField(form.contentType, named: "Content-Type")
         return request
     }
 
@@ -214,7 +214,7 @@ extension HTTPTask {
             throw .encodableMapping(error)
         }
         if request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setHeaderField("application/json", named: "Content-Type")
         }
         return request
     }

@@ -63,7 +63,7 @@ extension Provider {
             let idempotency = target.idempotency
             // One key per request, the same on every attempt; a key the endpoint set is kept.
             if let header = idempotency.keyHeader, request.value(forHTTPHeaderField: header) == nil {
-                request.setValue(UUID().uuidString, forHTTPHeaderField: header)
+                request.setHeaderField(UUID().uuidString, named: header)
             }
             let stub = stubClosure(target)
             let engine: any Transport =

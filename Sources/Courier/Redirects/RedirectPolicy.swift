@@ -79,7 +79,7 @@ public struct RedirectPolicy: Sendable {
         }
         if !Self.sameOrigin(base, target) {
             for header in Redaction.defaultHeaders {
-                next.setValue(nil, forHTTPHeaderField: header)
+                next.setHeaderField(nil, named: header)
             }
         }
         return decide(next, response).flatMap { try? HeaderFieldRules.checked($0) }

@@ -55,7 +55,7 @@ public enum HeaderFieldRules {
             guard isToken(name) else { throw .invalidHeaderName(name) }
             if let problem = problem(inValue: value) { throw .invalidHeaderValue(name: name, problem: problem) }
             if isFramingField(name) {
-                request.setValue(nil, forHTTPHeaderField: name)
+                request.setHeaderField(nil, named: name)
             }
         }
         return request

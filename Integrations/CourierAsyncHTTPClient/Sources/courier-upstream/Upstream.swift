@@ -56,7 +56,7 @@ struct TokenAuthenticator: Authenticator {
 
     func apply(_ credential: Token, to request: URLRequest) -> URLRequest {
         var request = request
-        request.setValue("Bearer \(credential.value)", forHTTPHeaderField: "Authorization")
+        request.setHeaderField("Bearer \(credential.value)", named: "Authorization")
         return request
     }
 

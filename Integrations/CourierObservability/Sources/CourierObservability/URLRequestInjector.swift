@@ -17,6 +17,6 @@ public struct URLRequestInjector: Injector {
     ///   - key: The header name.
     ///   - carrier: The request.
     public func inject(_ value: String, forKey key: String, into carrier: inout URLRequest) {
-        carrier.setValue(value, forHTTPHeaderField: key)
+        carrier.setHeaderField(value, named: key)
     }
 }

@@ -2,23 +2,28 @@ import Courier
 import CourierObservability
 import Dispatch
 import Foundation
+import InMemoryLogging
+import InMemoryTracing
 import Logging
 import Metrics
+import MetricsTestKit
 import Tracing
 
 /// `courier-observability-count <variant> <requests>`: the stub pipeline with two no-op plugins
 /// (variant 0), plus `LoggingPlugin` (1), `MetricsPlugin` (2), `TracingPlugin` (3) or all three
-/// (4) on their APIs' no-op backends, for `valgrind --tool=callgrind`: instruction counts are
-/// stable where wall-clock times are not. Run each variant at two request counts and divide the
-/// difference (see Benchmarks/README).
+/// (4) on their APIs' no-op backends, and the same on backends that record (5–8: swift-log's
+/// `InMemoryLogHandler` at `info`, swift-metrics' `TestMetrics`, swift-distributed-tracing's
+/// `InMemoryTracer`), for `valgrind --tool=callgrind`: instruction counts are stable where
+/// wall-clock times are not. Run each variant at two request counts and divide the difference
+/// (see Benchmarks/README).
 ///
 /// `main` is synchronous: valgrind 3.19 stops on an async `main` (see Benchmarks/count).
 @main
 struct ObservabilityCount {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-        guard arguments.count == 2, (0...4).contains(arguments[0]) else {
-            FileHandle.standardError.write(Data("usage: courier-observability-count <0-4> <requests>\n".utf8))
+        guard arguments.count == 2, (0...8).contains(arguments[0]) else {
+            FileHandle.standardError.write(Data("usage: courier-observability-count <0-8> <requests>\n".utf8))
             exit(2)
         }
         let provider = makeProvider(variant: arguments[0])
@@ -34,16 +39,21 @@ struct ObservabilityCount {
     }
 
     private static func makeProvider(variant: Int) -> Provider<CountedTarget> {
-        let logging = LoggingPlugin(logger: Logger(label: "count", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let metrics = MetricsPlugin(factory: NOOPMetricsHandler.instance)
-        let tracing = TracingPlugin(tracer: NoOpTracer())
+        let recording = variant > 4
+        var logger = Logger(
+            label: "count",
+            factory: { _ -> any LogHandler in recording ? InMemoryLogHandler() : SwiftLogNoOpLogHandler() })
+        logger.logLevel = .info
+        let logging = LoggingPlugin(logger: logger)
+        let metrics = MetricsPlugin(factory: recording ? TestMetrics() : NOOPMetricsHandler.instance)
+        let tracing = recording ? TracingPlugin(tracer: InMemoryTracer()) : TracingPlugin(tracer: NoOpTracer())
         let base: [any PluginType] = [SilentPlugin(), SilentPlugin()]
         let (plugins, interceptor): ([any PluginType], (any RequestInterceptor)?) =
             switch variant {
-            case 1: (base + [logging], nil)
-            case 2: (base + [metrics], nil)
-            case 3: (base + [tracing], tracing)
-            case 4: (base + [logging, metrics, tracing], tracing)
+            case 1, 5: (base + [logging], nil)
+            case 2, 6: (base + [metrics], nil)
+            case 3, 7: (base + [tracing], tracing)
+            case 4, 8: (base + [logging, metrics, tracing], tracing)
             default: (base, nil)
             }
         return Provider(stubClosure: Provider.immediatelyStub, plugins: plugins, interceptor: interceptor)

@@ -46,7 +46,7 @@ package struct TodoAuthenticator: Authenticator {
     /// Sets the bearer token.
     package func apply(_ credential: TodoToken, to request: URLRequest) -> URLRequest {
         var signed = request
-        signed.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
+        signed.setHeaderField("Bearer \(credential.accessToken)", named: "Authorization")
         return signed
     }
 

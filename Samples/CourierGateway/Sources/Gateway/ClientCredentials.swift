@@ -46,7 +46,7 @@ public struct ClientCredentials: Authenticator {
     /// `Authorization: Bearer <token>`.
     public func apply(_ credential: ServiceToken, to request: URLRequest) -> URLRequest {
         var request = request
-        request.setValue("Bearer \(credential.access)", forHTTPHeaderField: "Authorization")
+        request.setHeaderField("Bearer \(credential.access)", named: "Authorization")
         return request
     }
 

@@ -16,7 +16,7 @@ public struct NotesAuthenticator: Authenticator {
     /// Adds `Authorization: Bearer <access token>`.
     public func apply(_ credential: TokenPair, to request: URLRequest) -> URLRequest {
         var request = request
-        request.setValue("Bearer \(credential.accessToken)", forHTTPHeaderField: "Authorization")
+        request.setHeaderField("Bearer \(credential.accessToken)", named: "Authorization")
         return request
     }
 
