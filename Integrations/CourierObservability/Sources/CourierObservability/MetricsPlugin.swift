@@ -58,11 +58,14 @@ public struct MetricsPlugin: ObservingPlugin {
         case .success: result = "success"
         case .failure(let error): result = RequestLabels.errorType(error)
         }
-        family(target, outcome.request).attempts(result).increment()
+        family(target, outcome.request, outcome.requestID).attempts(result).increment()
         for transition in outcome.metrics.resilience?.circuitTransitions ?? [] {
             handles.counter(
                 "courier.client.circuit.transitions",
-                [("courier.target", handles.names.name(of: target)), ("courier.circuit.to", transition.to.rawValue)]
+                [
+                    ("courier.target", handles.names.name(of: target, request: outcome.requestID)),
+                    ("courier.circuit.to", transition.to.rawValue),
+                ]
             ).increment()
         }
     }
@@ -76,6 +79,7 @@ public struct MetricsPlugin: ObservingPlugin {
         _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics
     ) {
         guard !isNoOp else { return }
+        defer { handles.names.forget(metrics.requestID) }
         let request: URLRequest?
         let outcome: [(String, String)]
         switch result {
@@ -89,7 +93,7 @@ public struct MetricsPlugin: ObservingPlugin {
                 error.response.map { [("http.response.status_class", RequestLabels.statusClass($0.statusCode)), type] }
                 ?? [type]
         }
-        let family = family(target, request)
+        let family = family(target, request, metrics.requestID)
         let results = family.results(outcome)
         results.duration.recordNanoseconds(Int64((metrics.duration * 1e9).rounded()))
         results.count.increment()
@@ -101,7 +105,7 @@ public struct MetricsPlugin: ObservingPlugin {
             handles.counter(
                 "courier.client.retry.refusals",
                 [
-                    ("courier.target", handles.names.name(of: target)),
+                    ("courier.target", handles.names.name(of: target, request: metrics.requestID)),
                     ("http.request.method", request.map(RequestLabels.method) ?? "GET"),
                     ("courier.refusal", refusal.description),
                 ]
@@ -143,8 +147,8 @@ public struct MetricsPlugin: ObservingPlugin {
         handles.counter("courier.client.refreshes", [("courier.target", String(describing: api))]).increment()
     }
 
-    private func family(_ target: any TargetType, _ request: URLRequest?) -> MetricHandles.Family {
+    private func family(_ target: any TargetType, _ request: URLRequest?, _ id: RequestID) -> MetricHandles.Family {
         let method = request.map { RequestLabels.method($0) } ?? RequestLabels.method(target.method)
-        return handles.family(target: handles.names.name(of: target), method: method)
+        return handles.family(target: handles.names.name(of: target, request: id), method: method)
     }
 }

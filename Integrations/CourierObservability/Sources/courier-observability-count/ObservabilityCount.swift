@@ -31,7 +31,7 @@ struct ObservabilityCount {
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             for _ in 0..<requests {
-                _ = try? await provider.request(CountedTarget())
+                _ = try? await provider.request(.item(id: 7))
             }
             done.signal()
         }
@@ -60,8 +60,11 @@ struct ObservabilityCount {
     }
 }
 
-/// The stubbed target: a `GET` answered with a 2-byte sample.
-struct CountedTarget: TargetType {
+/// The stubbed target: a `GET` answered with a 2-byte sample; an enum with an associated value,
+/// as an API's targets are, so the plugins name it by its case.
+enum CountedTarget: TargetType {
+    case item(id: Int)
+
     var baseURL: URL { URL(string: "https://bench.invalid")! }
     var path: String { "/item" }
     var method: HTTPMethod { .get }
