@@ -129,7 +129,8 @@ struct CacheStage: Stage {
         // wait is bounded here.
         guard let timeout = lookup.request.timeout else { return try await joined(share, lookup) }
         let wait: @Sendable () async throws -> TransportResponse = { [self] in try await joined(share, lookup) }
-        return try await TimeLimit.run(seconds: timeout, clock: lookup.context.limitClock, discard: { _ in }, wait)
+        return try await TimeLimit.run(
+            seconds: timeout, clock: lookup.context.limitClock, timers: lookup.context.timers, discard: { _ in }, wait)
     }
 
     /// A joiner's answer: what the fill stored, or its own fetch when the fill failed or stored

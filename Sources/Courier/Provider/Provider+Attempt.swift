@@ -174,7 +174,7 @@ extension Provider {
         let context = ExchangeContext(
             engine: setup.engine,
             timeouts: notes != nil || hasOwnClock ? setup.timeouts : nil, cookies: hopCookies, scope: setup.scope,
-            notes: notes)
+            notes: notes, timers: timers)
         let chain = chain.chain(stubbed: setup.stubbed, policy: setup.scope != nil)
         do {
             guard let streaming = setup.streaming else {
@@ -266,8 +266,8 @@ extension Provider {
                         try await interceptor.adapt(request, context: context)
                     }
                     adapted = try await TimeLimit.run(
-                        seconds: max(0.001, deadline.remaining), clock: setup.timeouts.limitClock, discard: { _ in },
-                        adapt)
+                        seconds: max(0.001, deadline.remaining), clock: setup.timeouts.limitClock,
+                        timers: setup.timeouts.timers, discard: { _ in }, adapt)
                 } else {
                     adapted = try await interceptor.adapt(request, context: context)
                 }

@@ -105,7 +105,8 @@ extension Provider {
         let total = options.totalLimit ?? scope?.totalTimeout
         return Timeouts(
             attempt: options.attemptLimit ?? scope?.attemptTimeout,
-            deadline: total.map { Deadline(after: $0, clock: clock) }, clock: clock, ownClock: hasOwnClock)
+            deadline: total.map { Deadline(after: $0, clock: clock) }, clock: clock, ownClock: hasOwnClock,
+            timers: timers)
     }
 
     @inline(__always)

@@ -85,6 +85,9 @@ public final class Provider<Target: TargetType>: Sendable {
     let hasOwnClock: Bool
 
     let inflights = InflightRegistry()
+    /// The one timer behind every time limit of this provider's requests on the system's clock
+    /// (see ``DeadlineTimers``); its timer source is made on the first limit.
+    let timers = DeadlineTimers()
     private let requestCount = Locked<UInt64>(0)
 
     /// A new identifier for a request of this provider.

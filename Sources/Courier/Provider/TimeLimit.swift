@@ -15,7 +15,8 @@ package enum TimeLimit {
     /// - Returns: What `operation` returned in time.
     /// - Throws: What `operation` threw in time, or ``TransportFailure/Kind/timedOut``.
     package static func run<Value: Sendable>(
-        seconds: TimeInterval, clock: (any ProviderClock)? = nil, discard: @escaping @Sendable (Value) -> Void,
+        seconds: TimeInterval, clock: (any ProviderClock)? = nil, timers: DeadlineTimers? = nil,
+        discard: @escaping @Sendable (Value) -> Void,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let race = Race<Value>(discard: discard)
@@ -28,11 +29,15 @@ package enum TimeLimit {
         // Another clock than the system's (a test's) is slept on; the system's needs no task.
         var sleeper: Task<Void, Never>?
         var timer: (any DispatchSourceTimer)?
+        var token: DeadlineTimers.Token?
         if let clock {
             sleeper = Task {
                 guard (try? await clock.sleep(seconds: limit)) != nil else { return }
                 expire()
             }
+        } else if let timers {
+            // The provider's one timer: no timer source made and cancelled per call.
+            token = timers.schedule(after: limit, expire)
         } else {
             let source = DispatchSource.makeTimerSource(queue: .global())
             source.setEventHandler(handler: expire)
@@ -42,6 +47,7 @@ package enum TimeLimit {
         defer {
             timer?.cancel()
             sleeper?.cancel()
+            if let token { timers?.cancel(token) }
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -21,6 +21,8 @@ struct ExchangeContext: Sendable {
     /// Where the resilience stage writes what it did, when a policy applies; a hedged copy and a
     /// background validation get a record of their own.
     var notes: ResilienceNotes?
+    /// The provider's timer for limits on the system's clock (see ``DeadlineTimers``).
+    var timers: DeadlineTimers?
 
     /// The clock a time limit sleeps on, or `nil` for the system's.
     var limitClock: (any ProviderClock)? { timeouts?.limitClock }

@@ -16,7 +16,7 @@ struct TimeLimitStage: Stage {
             return try await next(request, context)
         }
         return try await TimeLimit.run(
-            seconds: timeout, clock: context.limitClock,
+            seconds: timeout, clock: context.limitClock, timers: context.timers,
             discard: { late in late.fileURL.map { try? FileManager.default.removeItem(at: $0) } },
             { try await next(request, context) })
     }

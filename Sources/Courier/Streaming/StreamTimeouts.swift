@@ -28,6 +28,7 @@ struct StreamTimeouts: Sendable {
     /// - Returns: What `wait` returned in time.
     func bound<Value: Sendable>(_ wait: @escaping @Sendable () async throws -> Value) async throws -> Value {
         guard let seconds = nextWait else { return try await wait() }
-        return try await TimeLimit.run(seconds: seconds, clock: timeouts.limitClock, discard: { _ in }, wait)
+        return try await TimeLimit.run(
+            seconds: seconds, clock: timeouts.limitClock, timers: timeouts.timers, discard: { _ in }, wait)
     }
 }

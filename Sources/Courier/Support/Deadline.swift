@@ -26,6 +26,8 @@ struct Timeouts: Sendable {
     var clock: any ProviderClock = .system
     /// Whether `clock` is another than the system's (read once by the provider).
     var ownClock = false
+    /// The provider's timer for limits on the system's clock, or `nil` for one timer per limit.
+    var timers: DeadlineTimers?
 
     /// The clock a time limit must sleep on, or `nil` for the system's, which needs no task and
     /// no look at the clock's type on every wait (a stream waits once per chunk).

@@ -31,11 +31,12 @@ final class Exchange: Sendable {
         var taskIdentifier: Int?
     }
 
-    /// The timeout's timer source.
-    private struct Timer: @unchecked Sendable {
-        // Safe: libdispatch objects may be used from any thread; only `cancel()` is called on it
-        // after creation. (swift-corelibs-libdispatch does not mark its protocols `Sendable`.)
-        let source: any DispatchSourceTimer
+    /// The timeout: a limit of the transport's timer.
+    private struct Timer: Sendable {
+        let timers: DeadlineTimers
+        let token: DeadlineTimers.Token
+
+        func cancel() { timers.cancel(token) }
     }
 
     /// The largest body size reserved up front from a `Content-Length`; larger bodies grow as
@@ -144,7 +145,7 @@ final class Exchange: Sendable {
             state.abandoned = true
             return (state.continuation.take(), state.timer.take())
         }
-        timer?.source.cancel()
+        timer?.cancel()
         bodyWriter?.fail(error)
         if let continuation {
             discardFiles()
@@ -155,20 +156,18 @@ final class Exchange: Sendable {
 
     /// Fails the exchange with a timeout `seconds` from now, unless it ends first.
     ///
-    /// A timer source rather than `asyncAfter`: a cancelled work item stays queued until its
-    /// deadline (a service with 60 s timeouts would hold every finished request's timer for a
-    /// minute), while a cancelled source is released at once.
-    func expire(after seconds: TimeInterval) {
-        let clamped = seconds > 0 ? min(seconds, Delay.maximumSeconds) : 0
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.setEventHandler { [weak self] in self?.expire() }
-        timer.schedule(deadline: .now() + clamped)
+    /// A limit of the transport's one timer (``DeadlineTimers``): no timer source is made,
+    /// resumed and cancelled per request (each wakes libdispatch's manager thread), and a
+    /// cancelled limit is forgotten at once (`asyncAfter` kept a cancelled work item queued until
+    /// its deadline: a service with 60 s timeouts would have held every finished request's timer
+    /// for a minute).
+    func expire(after seconds: TimeInterval, on timers: DeadlineTimers) {
+        let token = timers.schedule(after: seconds) { [weak self] in self?.expire() }
         let finished = state.withLock { state in
-            state.timer = Timer(source: timer)
+            state.timer = Timer(timers: timers, token: token)
             return state.finished
         }
-        timer.resume()
-        if finished { timer.cancel() }
+        if finished { timers.cancel(token) }
     }
 
     private func expire() {
@@ -291,7 +290,7 @@ final class Exchange: Sendable {
                     state.finished = true
                     return (state.continuation, result(of: state, error: error, taskResponse: taskResponse))
                 }
-        state.withLock { $0.timer.take() }?.source.cancel()
+        state.withLock { $0.timer.take() }?.cancel()
         if let bodyWriter {
             switch settled {
             case .success: bodyWriter.finish()

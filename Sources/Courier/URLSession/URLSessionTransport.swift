@@ -43,6 +43,8 @@ public final class URLSessionTransport: Transport {
     private let configuration: URLSessionConfiguration
     /// Origins that answered with an HTTP challenge: their requests take the delegate route.
     private let challengingOrigins = OriginSet()
+    /// The one timer behind every request's timeout (see ``DeadlineTimers``).
+    private let timers = DeadlineTimers()
 
     /// Creates a transport with its own session.
     /// - Parameter configuration: The session configuration; ``defaultConfiguration`` by default.
@@ -215,7 +217,7 @@ public final class URLSessionTransport: Transport {
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 exchange.start(continuation)
-                if let timeout = request.timeout { exchange.expire(after: timeout) }
+                if let timeout = request.timeout { exchange.expire(after: timeout, on: timers) }
                 let task: URLSessionTask
                 if endsInHandler {
                     task = upload.task(for: urlRequest, in: lane.session) {
