@@ -23,7 +23,7 @@ enum CacheEntries {
         let fields = response.headerFields
         let directives = CacheDirectives(fields)
         let vary = HTTPCache.varyNames(fields)
-        guard status >= 200, status != 206, status != 304, !directives.has("no-store"), !vary.contains("*"),
+        guard !directives.has("no-store"), !vary.contains("*"),
             !directives.has("must-understand") || CacheFreshness.heuristicallyCacheable.contains(status)
         else { return nil }
         let explicit = directives.has("max-age") || fields["Expires"] != nil

@@ -24,17 +24,13 @@ final class CacheFills: Sendable {
 
         private let state = Locked(State())
 
-        /// A new waiter's identity.
-        func newWaiter() -> UInt64 {
-            state.withLock { state in
+        /// The fill's answer, or a cancellation when the waiting task is cancelled first.
+        func answer() async throws -> CacheStage.Fill {
+            let waiter = state.withLock { state in
                 state.nextID += 1
                 return state.nextID
             }
-        }
-
-        /// The fill's answer, or a cancellation when the waiting task is cancelled first.
-        func answer(for waiter: UInt64) async throws -> CacheStage.Fill {
-            try await withTaskCancellationHandler {
+            return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     // Under the lock the cancellation handler takes, so a cancellation that
                     // came first is never missed.
@@ -101,7 +97,7 @@ final class CacheFills: Sendable {
     /// (a concurrency limit's place, a breaker's probe) is free by then.
     func value(of share: Share) async throws -> CacheStage.Fill {
         do {
-            return try await share.token.answer(for: share.token.newWaiter())
+            return try await share.token.answer()
         } catch {
             if leave(share) { _ = await share.task.result }
             throw error

@@ -9,7 +9,9 @@ package enum TimeLimit {
     /// - Parameters:
     ///   - seconds: The limit.
     ///   - clock: The clock the limit is measured on, slept on by a task; `nil` (the default) for
-    ///     the system's, which a dispatch timer measures.
+    ///     the system's, which `timers` measures.
+    ///   - timers: The timer of the caller's limits on the system's clock (a provider's, so that
+    ///     a limit is an entry and not a timer source of its own); `nil` for one of this call's.
     ///   - discard: Cleans up a result that arrives after the limit (a downloaded file, say).
     ///   - operation: The work; cancelled when time runs out or the caller is cancelled.
     /// - Returns: What `operation` returned in time.
@@ -28,31 +30,23 @@ package enum TimeLimit {
         let limit = min(max(seconds, 0), Delay.maximumSeconds)
         // Another clock than the system's (a test's) is slept on; the system's needs no task.
         var sleeper: Task<Void, Never>?
-        var timer: (any DispatchSourceTimer)?
-        var token: DeadlineTimers.Token?
+        var scheduled: (timers: DeadlineTimers, token: DeadlineTimers.Token)?
         if let clock {
             sleeper = Task {
                 guard (try? await clock.sleep(seconds: limit)) != nil else { return }
                 expire()
             }
-        } else if let timers {
-            // The provider's one timer: no timer source made and cancelled per call.
-            token = timers.schedule(after: limit, expire)
         } else {
-            let source = DispatchSource.makeTimerSource(queue: .global())
-            source.setEventHandler(handler: expire)
-            source.schedule(deadline: .now() + limit)
-            timer = source
+            let timers = timers ?? DeadlineTimers()
+            scheduled = (timers, timers.schedule(after: limit, expire))
         }
         defer {
-            timer?.cancel()
             sleeper?.cancel()
-            if let token { timers?.cancel(token) }
+            if let scheduled { scheduled.timers.cancel(scheduled.token) }
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 race.start(continuation)
-                timer?.resume()
             }
         } onCancel: {
             race.finish(with: .failure(CancellationError()))

@@ -21,14 +21,6 @@ public struct TransportResponse: Sendable {
     /// The fields an engine gave apart from Foundation's response, which are made from it only
     /// when asked for (most engines give only the response).
     let receivedFields: HeaderFields?
-
-    /// The value of the field `name` (repeated lines joined by `", "`), read without making
-    /// ``headerFields`` from Foundation's response: about 8,000 instructions on Linux
-    /// (callgrind), where a stage needs one field to decide whether it needs them all.
-    func field(_ name: String) -> String? {
-        if let receivedFields { return receivedFields[name] }
-        return response?.value(forHTTPHeaderField: name)
-    }
     /// The whole body (empty when it was written to ``fileURL`` or arrives as ``stream``).
     public let data: Data
     /// The temporary file holding the body, for a request delivered to a file
@@ -56,6 +48,14 @@ public struct TransportResponse: Sendable {
     }
     /// Where ``cacheOutcome`` is kept.
     var cacheRecord: CacheRecord?
+
+    /// The value of the field `name` (repeated lines joined by `", "`), read without making
+    /// ``headerFields`` from Foundation's response: about 8,000 instructions on Linux
+    /// (callgrind), where a stage needs one field to decide whether it needs them all.
+    func field(_ name: String) -> String? {
+        if let receivedFields { return receivedFields[name] }
+        return response?.value(forHTTPHeaderField: name)
+    }
 
     /// Creates a transport response from an HTTP response.
     /// - Parameters:

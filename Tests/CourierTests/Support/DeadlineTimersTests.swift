@@ -1,3 +1,4 @@
+import CourierTesting
 import Foundation
 import Testing
 
@@ -77,5 +78,34 @@ struct DeadlineTimersTests {
         await #expect(throws: CourierError.self) { _ = try await provider.request(Limited()) }
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(provider.timers.counts.scheduled == 0)
+    }
+
+    @Test("concurrent URLSession requests with different timeouts share one timer and each ends at its own")
+    func concurrentTimeoutsOnURLSession() async throws {
+        let server = try CacheFillTests.SlowServer()
+        defer { server.stop() }
+        let provider = Provider<CacheFillTests.Page>(transport: URLSessionTransport())
+        let started = Date()
+        let ends = await withTaskGroup(of: (TimeInterval, TimeInterval, Bool).self) { group in
+            for timeout in Array(repeating: 0.3, count: 8) + Array(repeating: 1.5, count: 8) {
+                group.addTask {
+                    let result = await provider.result(
+                        for: CacheFillTests.Page(baseURL: server.baseURL, timeout: timeout))
+                    guard case .failure(.transport(let failure as TransportFailure, _)) = result else {
+                        return (timeout, Date().timeIntervalSince(started), false)
+                    }
+                    return (timeout, Date().timeIntervalSince(started), failure.kind == .timedOut)
+                }
+            }
+            var ends: [(TimeInterval, TimeInterval, Bool)] = []
+            for await end in group { ends.append(end) }
+            return ends
+        }
+        let timedOut = ends.filter { $0.2 }.count
+        #expect(timedOut == 16, "every request timed out")
+        let lastShort = try #require(ends.filter { $0.0 < 1 }.map(\.1).max())
+        let firstLong = try #require(ends.filter { $0.0 > 1 }.map(\.1).min())
+        #expect(lastShort < firstLong)
+        #expect(firstLong >= 1.2, "a 1.5 s timeout fired early")
     }
 }
