@@ -605,6 +605,16 @@ var idempotency: Idempotency {
     _ = status
 }
 
+// NamedTarget.swift#1
+extension GitHub: NamedTarget {
+    var caseName: String {
+        switch self {
+        case .user: "user"
+        case .zen: "zen"
+        }
+    }
+}
+
 // TargetType+Underlying.swift#1
 @Sendable func targetTypeUnderlyingExample1() async throws {
     func willSend(_ request: PreparedRequest, target: any TargetType) {
@@ -682,6 +692,18 @@ var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
 @Sendable func uploadStreamExample2() async throws {
     let body = UploadStream(length: nil, replayable: false) { openAPIBody }
     _ = body
+}
+
+// DeadlineTimers.swift#1
+@Sendable func deadlineTimersExample1() async throws {
+    let timers = DeadlineTimers()   // one per transport, kept as long as it lives
+    let exchange = Task { try await Task.sleep(for: .seconds(60)) }   // the engine's work
+    let limit = timers.schedule(after: 30) { exchange.cancel() }
+    _ = await exchange.result
+    timers.cancel(limit)
+    _ = timers
+    _ = exchange
+    _ = limit
 }
 
 // HeaderFields.swift#1

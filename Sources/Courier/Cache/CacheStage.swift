@@ -172,8 +172,7 @@ struct CacheStage: Stage {
             fields.append(name: "Age", value: freshness.ageField)
             var aged = TransportResponse(
                 statusCode: response.statusCode, headerFields: fields, url: finalURL, data: response.data)
-            aged.cacheOutcome = .miss
-            aged.resends = response.resends
+            aged.keepRecords(of: response)
             return aged
         }
         return response

@@ -12,6 +12,12 @@ public struct RequestContext: Sendable {
     /// The provider's clock: a retrier reads the time from it (``RetryPolicy`` does, for
     /// `Retry-After` dates), so that tests with a clock of their own control it.
     public let clock: any ProviderClock
+    /// Why this attempt is made, from the second on: the reason its predecessor was retried for
+    /// (``RetryReason/failure`` unless the retrier marked another with ``markRetry(_:)``); `nil`
+    /// for the first attempt. In `retry` it is why the attempt that just failed was made.
+    public var retryReason: RetryReason? {
+        attempt > 1 ? storage.lastRetryReason : nil
+    }
     /// What interceptors remember about this request across its attempts.
     let storage: RequestStorage
     /// The provider the request belongs to, for a refresh that sends through it.

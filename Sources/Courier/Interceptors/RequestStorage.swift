@@ -3,17 +3,28 @@
 /// released with the request. A value stored for a request that succeeds needs no clean-up.
 final class RequestStorage: Sendable {
     private let values = Locked<[ObjectIdentifier: any Sendable]>([:])
-    /// The reason an interceptor gave for the retry it is asking for, until the provider takes it.
-    private let retryReason = Locked<RetryReason?>(nil)
+    /// The reason an interceptor gave for the retry it is asking for, until the provider takes
+    /// it; and the reason of the last retry made, for the attempt it started.
+    private let retryReasons = Locked<(marked: RetryReason?, last: RetryReason?)>((nil, nil))
 
     /// Marks the retry being decided with `reason`.
     func markRetry(_ reason: RetryReason) {
-        retryReason.withLock { $0 = reason }
+        retryReasons.withLock { $0.marked = reason }
     }
 
-    /// The reason marked for the retry just decided, once.
-    func takeRetryReason() -> RetryReason? {
-        retryReason.withLock { $0.take() }
+    /// The reason of the retry just decided: the one marked, or ``RetryReason/failure``. Kept as
+    /// ``lastRetryReason`` for the attempt it starts.
+    func takeRetryReason() -> RetryReason {
+        retryReasons.withLock { reasons in
+            let reason = reasons.marked ?? .failure
+            reasons = (nil, reason)
+            return reason
+        }
+    }
+
+    /// Why the latest attempt was made: the reason of the retry that started it.
+    var lastRetryReason: RetryReason? {
+        retryReasons.withLock { $0.last }
     }
 
     /// The value `owner` stored for this request, or `nil`.

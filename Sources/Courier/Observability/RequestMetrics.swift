@@ -48,6 +48,10 @@ public struct AttemptMetrics: Sendable, Equatable {
     /// kept-alive connection closed under it unanswered (an idempotent request only); 0 almost
     /// always.
     public var transportResends: Int { storage.fields.transportResends }
+    /// The HTTP version the answer came in (`1.1`, `2`…, OpenTelemetry's
+    /// `network.protocol.version`), when the engine reports it: AsyncHTTPClient does; URLSession
+    /// and stubs do not.
+    public var protocolVersion: String? { storage.fields.protocolVersion }
     /// What the provider's ``HTTPCache`` did for this attempt, or `nil` without a cache (or for
     /// a request that did not go through it).
     public var cacheOutcome: CacheOutcome? { cacheRecord?.outcome }
@@ -91,13 +95,14 @@ public struct AttemptMetrics: Sendable, Equatable {
     /// Metrics with what the transport, the cache and the policy recorded about the attempt.
     init(
         number: Int, startDate: Date, duration: TimeInterval, statusCode: Int?, bytesSent: Int, bytesReceived: Int,
-        failure: CourierError.Stage?, transportResends: Int, cacheRecord: CacheRecord?, resilience: ResilienceRecord?
+        failure: CourierError.Stage?, transportResends: Int, protocolVersion: String?, cacheRecord: CacheRecord?,
+        resilience: ResilienceRecord?
     ) {
         storage = Storage(
             Fields(
                 number: number, startDate: startDate, duration: duration, statusCode: statusCode,
                 bytesSent: bytesSent, bytesReceived: bytesReceived, failure: failure,
-                transportResends: transportResends,
+                transportResends: transportResends, protocolVersion: protocolVersion,
                 cacheRecord: cacheRecord, resilience: resilience))
     }
 
@@ -125,6 +130,7 @@ extension AttemptMetrics {
         var failure: CourierError.Stage?
         var retryReason: RetryReason?
         var transportResends = 0
+        var protocolVersion: String?
         var cacheRecord: CacheRecord?
         var resilience: ResilienceRecord?
         var retryRefusal: RetryRefusal?

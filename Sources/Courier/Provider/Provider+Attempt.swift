@@ -82,8 +82,8 @@ extension Provider {
             number: number, startDate: stopwatch.startDate, duration: stopwatch.elapsed,
             statusCode: response?.statusCode, bytesSent: sent.map { Int(setup.body.size(inline: $0)) } ?? 0,
             bytesReceived: response?.data.count ?? 0, failure: failure,
-            transportResends: response?.transportResends ?? 0, cacheRecord: response?.cacheRecord,
-            resilience: notes?.record)
+            transportResends: response?.transportResends ?? 0, protocolVersion: response?.protocolVersion,
+            cacheRecord: response?.cacheRecord, resilience: notes?.record)
         return (outcome, metrics)
     }
 
@@ -222,7 +222,7 @@ extension Provider {
         let response = Response(
             statusCode: received.statusCode, data: data, request: request, source: received.source,
             fileURL: fileURL, headerFields: received.receivedFields, transportResends: received.resends,
-            cacheRecord: received.cacheRecord)
+            protocolVersion: received.protocolVersion, cacheRecord: received.cacheRecord)
         guard accepted else { return .failure(AttemptFailure(error: .statusCode(response), request: request)) }
         return .success(response)
     }

@@ -33,10 +33,14 @@ extension Provider {
         let body = streamed.stream ?? TransportBody(streamed.data)
         guard attempt.validationType.accepts(streamed.statusCode) else {
             let start = try await body.prefix(upTo: handoff.limits.rejectedBodyPrefix, within: timeouts)
-            return TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: start)
+            var rejected = TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: start)
+            rejected.keepRecords(of: streamed)
+            return rejected
         }
         handoff.store(body, timeouts: timeouts)
-        return TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: Data())
+        var accepted = TransportResponse(statusCode: head.0, source: head.1, headerFields: head.2, data: Data())
+        accepted.keepRecords(of: streamed)
+        return accepted
     }
 
 }

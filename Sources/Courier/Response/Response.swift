@@ -36,6 +36,8 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     var receivedFields: HeaderFields? { storage.receivedFields }
     /// How many times the transport resent the request by itself (for the attempt's metrics).
     var transportResends: Int { storage.transportResends }
+    /// The HTTP version the engine received the answer in (``TransportResponse/protocolVersion``).
+    var protocolVersion: String? { storage.protocolVersion }
     /// What the provider's ``HTTPCache`` did for this response: a fresh, revalidated, stale or
     /// shared hit, or a miss; `nil` when the provider has no cache or the request did not go
     /// through it.
@@ -69,11 +71,13 @@ public struct Response: Sendable, Equatable, CustomStringConvertible, CustomDebu
     /// the cache recorded about it.
     init(
         statusCode: Int, data: Data, request: URLRequest?, source: ResponseSource, fileURL: URL?,
-        headerFields: HeaderFields?, transportResends: Int = 0, cacheRecord: CacheRecord? = nil
+        headerFields: HeaderFields?, transportResends: Int = 0, protocolVersion: String? = nil,
+        cacheRecord: CacheRecord? = nil
     ) {
         storage = Storage(
             statusCode: statusCode, data: data, request: request, source: source, fileURL: fileURL,
-            receivedFields: headerFields, transportResends: transportResends, cacheRecord: cacheRecord)
+            receivedFields: headerFields, transportResends: transportResends, protocolVersion: protocolVersion,
+            cacheRecord: cacheRecord)
     }
 
     /// The status code and the size of the body, for example `Status Code: 200, Data Length: 42`.
@@ -105,11 +109,12 @@ extension Response {
         let fileURL: URL?
         let receivedFields: HeaderFields?
         let transportResends: Int
+        let protocolVersion: String?
         let cacheRecord: CacheRecord?
 
         init(
             statusCode: Int, data: Data, request: URLRequest?, source: ResponseSource, fileURL: URL?,
-            receivedFields: HeaderFields?, transportResends: Int, cacheRecord: CacheRecord?
+            receivedFields: HeaderFields?, transportResends: Int, protocolVersion: String?, cacheRecord: CacheRecord?
         ) {
             self.statusCode = statusCode
             self.data = data
@@ -118,6 +123,7 @@ extension Response {
             self.fileURL = fileURL
             self.receivedFields = receivedFields
             self.transportResends = transportResends
+            self.protocolVersion = protocolVersion
             self.cacheRecord = cacheRecord
         }
     }

@@ -40,6 +40,10 @@ public struct TransportResponse: Sendable {
     /// connection closed under it before any answer (only an idempotent request, see
     /// ``TransportRequest/isIdempotent``): the attempt's metrics report it.
     public var resends = 0
+    /// The HTTP version the answer came in, as OpenTelemetry's `network.protocol.version` spells
+    /// it (`1.0`, `1.1`, `2`, `3`), when the engine knows it (AsyncHTTPClient does; URLSession
+    /// and stubs leave it `nil`): the attempt's metrics report it.
+    public var protocolVersion: String?
     /// What the provider's cache did, when the answer came through it (set by the cache, never
     /// by an engine).
     var cacheOutcome: CacheOutcome? {
@@ -160,9 +164,16 @@ extension TransportResponse {
     /// The same head and bookkeeping with the whole body `data` in memory.
     func withData(_ data: Data) -> TransportResponse {
         var whole = TransportResponse(statusCode: statusCode, source: source, headerFields: receivedFields, data: data)
-        whole.resends = resends
-        whole.cacheRecord = cacheRecord
+        whole.keepRecords(of: self)
         return whole
+    }
+
+    /// Keeps what the engine and the cache recorded about `other` (its resends, its protocol
+    /// version, the cache's outcome) on this response made from it.
+    mutating func keepRecords(of other: TransportResponse) {
+        resends = other.resends
+        protocolVersion = other.protocolVersion
+        cacheRecord = other.cacheRecord
     }
 }
 

@@ -107,4 +107,32 @@ struct InterceptorTests {
         call.cancel()
         #expect(await recorder.wait(for: .completion(.failure(.cancellation))))
     }
+
+    @Test("each attempt's context says why it is made: nil first, then the reason its predecessor was retried for")
+    func retryReasonInContext() async throws {
+        let statuses = Locked([503, 401, 200])
+        let seen = Locked<[String]>([])
+        let interceptor = Interceptor(
+            adapters: [
+                Adapter { request, context in
+                    seen.withLock { $0.append("adapt \(context.attempt): \(context.retryReason?.description ?? "-")") }
+                    return request
+                }
+            ],
+            retriers: [
+                Retrier { _, _, context in
+                    if context.response?.statusCode == 401 { context.markRetry(.reauthentication) }
+                    return .retry
+                }
+            ])
+        let provider = Provider<SampleAPI>(
+            endpointClosure: { target in
+                Provider.defaultEndpointMapping(for: target).replacing(sampleResponseClosure: {
+                    .networkResponse(statuses.withLock { $0.removeFirst() }, Data())
+                })
+            }, stubClosure: Provider.immediatelyStub, interceptor: interceptor)
+
+        #expect(try await provider.request(.user("a")).statusCode == 200)
+        #expect(seen.value == ["adapt 1: -", "adapt 2: failure", "adapt 3: reauthentication"])
+    }
 }

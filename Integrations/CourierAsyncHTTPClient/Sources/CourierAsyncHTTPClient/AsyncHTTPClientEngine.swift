@@ -12,13 +12,15 @@ import NIOHTTP1
 /// them above it, with Courier's rules).
 struct AsyncHTTPClientEngine: Sendable {
     let client: HTTPClient
+    /// The one timer behind every exchange's total timeout.
+    let timers = DeadlineTimers()
 
     /// The request and its whole answer. When the connection closes before any answer (a pooled
     /// connection the server had closed, or a server that closed after reading the request), an
     /// idempotent request whose body can be sent again is sent once more on a new connection, as
     /// URLSessionTransport does; ``TransportResponse/resends`` counts it. Anything else fails.
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let deadline = ExchangeDeadline(request.timeout, on: client.eventLoopGroup.any())
+        let deadline = ExchangeDeadline(request.timeout, timers: timers)
         defer { deadline.end() }
         var resends = 0
         while true {
@@ -67,7 +69,7 @@ struct AsyncHTTPClientEngine: Sendable {
 
     /// The request's head, with its body read as the consumer reads it.
     func streamed(_ request: TransportRequest) async throws -> TransportResponse {
-        let deadline = ExchangeDeadline(request.timeout, on: client.eventLoopGroup.any())
+        let deadline = ExchangeDeadline(request.timeout, timers: timers)
         let response: HTTPClientResponse
         do {
             response = try await deadline.run { try await execute(request, deadline: deadline) }
@@ -80,7 +82,8 @@ struct AsyncHTTPClientEngine: Sendable {
         // The reader goes with the body: once the consumer stops, it is released, and with it
         // AsyncHTTPClient's body iterator, which cancels the unfinished request.
         let body = TransportBody(pulling: { try await reader.next() }, onTermination: {})
-        return TransportResponse(statusCode: head.statusCode, headerFields: head.fields, url: head.url, stream: body)
+        return head.recorded(
+            TransportResponse(statusCode: head.statusCode, headerFields: head.fields, url: head.url, stream: body))
     }
 
     /// Sends the request and waits for the response head.

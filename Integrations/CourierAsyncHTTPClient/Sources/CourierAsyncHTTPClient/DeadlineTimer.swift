@@ -1,33 +1,36 @@
 import AsyncHTTPClient
 import Courier
 import NIOConcurrencyHelpers
-import NIOCore
 
-/// The timer of an ``ExchangeDeadline``: a task scheduled on an event loop that, when it fires,
-/// cancels the part of the exchange running in ``run(_:)`` and makes every later part fail at once.
+/// The timer of an ``ExchangeDeadline``: a limit on the transport's ``DeadlineTimers`` that, when
+/// it fires, cancels the part of the exchange running in ``run(_:)`` and makes every later part
+/// fail at once.
 ///
-/// One timer for the whole exchange, instead of racing each part against a sleeping task in a
-/// task group, which cost two child tasks and a sleep per part (per chunk of a streamed body).
-/// With a 60 s timeout a small GET took 37,600 more instructions than without one that way, and
-/// takes 26,700 more this way (callgrind, `courier-ahc-count courier-timeout`): what remains is
-/// the part's own task, which AsyncHTTPClient's API needs (only a task's cancellation ends a body
-/// read), and the timer.
+/// One limit for the whole exchange, instead of racing each part against a sleeping task in a task
+/// group, which cost two child tasks and a sleep per part (per chunk of a streamed body); and on the
+/// transport's shared timers rather than a task scheduled on an event loop, which woke that loop's
+/// thread twice per request (scheduling and cancelling from another thread write to its eventfd:
+/// about a tenth of a gateway's CPU under load, `perf`, Benchmarks/README). What remains is the
+/// part's own task, which AsyncHTTPClient's API needs (only a task's cancellation ends a body read).
 final class DeadlineTimer: Sendable {
     private struct State {
         /// Whether the deadline has passed.
         var fired = false
         /// Cancels the part of the exchange that is running, if one is.
         var cancelRunning: (@Sendable () -> Void)?
-        /// The scheduled firing, until it is stopped.
-        var scheduled: Scheduled<Void>?
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state: NIOLockedValueBox<State>
+    private let timers: DeadlineTimers
+    private let token: DeadlineTimers.Token
 
-    /// A timer that fires at `instant` on `eventLoop`.
-    init(firing instant: NIODeadline, on eventLoop: any EventLoop) {
-        let scheduled = eventLoop.scheduleTask(deadline: instant) { [weak self] () -> Void in self?.fire() }
-        state.withLockedValue { $0.scheduled = scheduled }
+    /// A timer that fires `seconds` from now on `timers`.
+    init(after seconds: Double, on timers: DeadlineTimers) {
+        let state = NIOLockedValueBox(State())
+        self.state = state
+        self.timers = timers
+        // The limit holds the state, not the timer: a stopped limit releases it at once.
+        token = timers.schedule(after: seconds) { Self.fire(state) }
     }
 
     /// Runs `work` in a task of its own, which the timer cancels when it fires; the caller's task
@@ -56,12 +59,12 @@ final class DeadlineTimer: Sendable {
         }
     }
 
-    /// Cancels the scheduled firing.
+    /// Cancels the limit.
     func stop() {
-        state.withLockedValue { $0.scheduled }?.cancel()
+        timers.cancel(token)
     }
 
-    private func fire() {
+    private static func fire(_ state: NIOLockedValueBox<State>) {
         let cancel = state.withLockedValue { state in
             state.fired = true
             defer { state.cancelRunning = nil }

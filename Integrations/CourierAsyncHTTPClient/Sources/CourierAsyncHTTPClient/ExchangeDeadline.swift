@@ -16,11 +16,11 @@ struct ExchangeDeadline: Sendable {
     /// The timer, when there is a limit.
     private let timer: DeadlineTimer?
 
-    /// The deadline `timeout` seconds from now (clamped to 0…10⁹), its timer on `eventLoop`.
-    init(_ timeout: TimeInterval?, on eventLoop: @autoclosure () -> any EventLoop) {
-        let instant = timeout.map { NIODeadline.now() + .nanoseconds(Int64(min(max($0, 0), 1e9) * 1_000_000_000)) }
-        self.instant = instant
-        timer = instant.map { DeadlineTimer(firing: $0, on: eventLoop()) }
+    /// The deadline `timeout` seconds from now (clamped to 0…10⁹), its timer on `timers`.
+    init(_ timeout: TimeInterval?, timers: DeadlineTimers) {
+        let seconds = timeout.map { $0 > 0 ? min($0, 1e9) : 0 }
+        instant = seconds.map { NIODeadline.now() + .nanoseconds(Int64($0 * 1_000_000_000)) }
+        timer = seconds.map { DeadlineTimer(after: $0, on: timers) }
     }
 
     /// The deadline for `HTTPClient.execute`.

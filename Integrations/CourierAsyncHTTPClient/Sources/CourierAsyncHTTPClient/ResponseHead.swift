@@ -18,12 +18,32 @@ struct ResponseHead: Sendable {
     let url: URL
     /// The body's announced length, for progress.
     let expectedLength: Int64?
+    /// The HTTP version, as OpenTelemetry's `network.protocol.version` spells it: `1.1`, `2`.
+    let protocolVersion: String
 
     init(_ response: HTTPClientResponse, request: TransportRequest) {
         statusCode = Int(response.status.code)
         fields = HeaderFields(response.headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
         url = request.urlRequest.url ?? URL(fileURLWithPath: "/")
         expectedLength = response.headers.first(name: "content-length").flatMap { Int64($0) }
+        protocolVersion = Self.spelled(response.version)
+    }
+
+    /// `1.0`, `1.1`, `2` or `3`: a minor version is written only for HTTP/1.
+    private static func spelled(_ version: HTTPVersion) -> String {
+        switch (version.major, version.minor) {
+        case (1, 1): "1.1"
+        case (1, 0): "1.0"
+        case (let major, 0) where major >= 2: String(major)
+        case (let major, let minor): "\(major).\(minor)"
+        }
+    }
+
+    /// `response` with the head's protocol version recorded.
+    func recorded(_ response: TransportResponse) -> TransportResponse {
+        var response = response
+        response.protocolVersion = protocolVersion
+        return response
     }
 
     /// Reads `body` whole: into memory, or into a temporary file for a download.
@@ -38,7 +58,7 @@ struct ResponseHead: Sendable {
                 buffer.withUnsafeReadableBytes { data.append(contentsOf: $0) }
                 progress.add(buffer.readableBytes)
             }
-            return TransportResponse(statusCode: statusCode, headerFields: fields, url: url, data: data)
+            return recorded(TransportResponse(statusCode: statusCode, headerFields: fields, url: url, data: data))
         }
         let file = try DownloadFile()
         do {
@@ -54,8 +74,8 @@ struct ResponseHead: Sendable {
             file.delete()
             throw error
         }
-        return TransportResponse(
-            statusCode: statusCode, headerFields: fields, url: url, data: Data(), fileURL: file.url)
+        return recorded(
+            TransportResponse(statusCode: statusCode, headerFields: fields, url: url, data: Data(), fileURL: file.url))
     }
 }
 

@@ -53,6 +53,19 @@ extension SerializedSuite {
             #expect(attempts.all.count == 2)  // one attempt each: the engine resent, not the retrier
         }
 
+        @Test("the HTTP version of the answer is in the attempt's metrics, whole or streamed")
+        func protocolVersion() async throws {
+            let server = try LoopbackServer { _ in ServerReply(body: Data("v".utf8)) }
+            defer { server.stop() }
+            let attempts = Attempts()
+            let provider = Provider<Echo>(transport: AsyncHTTPClientTransport(), plugins: [attempts])
+
+            _ = try await provider.request(Echo(server, "/whole"))
+            for try await _ in try await provider.stream(Echo(server, "/streamed")).body {}
+
+            #expect(attempts.all.map(\.protocolVersion) == ["1.1", "1.1"])
+        }
+
         @Test("a POST on such a connection is never sent again: connectionLost, and the server has it once")
         func postNotResent() async throws {
             let server = try Self.closingOnce()

@@ -1,7 +1,17 @@
 import Dispatch
 
 /// Many time limits behind one timer: what each limit of a provider's requests fires through, so
-/// that a limit costs a lock and a heap insertion instead of a timer of its own.
+/// that a limit costs a lock and a heap insertion instead of a timer of its own. Public for
+/// engines: a ``Transport`` that enforces ``TransportRequest/timeout`` itself keeps one and
+/// schedules each exchange's limit on it, as URLSessionTransport and AsyncHTTPClientTransport do.
+///
+/// ```swift
+/// let timers = DeadlineTimers()   // one per transport, kept as long as it lives
+/// let exchange = Task { try await Task.sleep(for: .seconds(60)) }   // the engine's work
+/// let limit = timers.schedule(after: 30) { exchange.cancel() }
+/// _ = await exchange.result
+/// timers.cancel(limit)
+/// ```
 ///
 /// A `DispatchSource` timer per limit (what `TimeLimit` made for every `adapt` of a request with a
 /// total timeout) wakes libdispatch's manager thread when it is made, resumed and cancelled: about
@@ -9,9 +19,9 @@ import Dispatch
 /// the earliest deadline and rescheduled only when a new deadline comes before it or when it
 /// fires; a cancelled limit is only forgotten, and its entry leaves the heap when it comes up (or
 /// when stale entries outnumber live ones, so memory stays bounded by the limits in flight).
-package final class DeadlineTimers: Sendable {
+public final class DeadlineTimers: Sendable {
     /// A scheduled limit, to cancel it.
-    package struct Token: Sendable {
+    public struct Token: Sendable {
         fileprivate let id: UInt64
     }
 
@@ -43,15 +53,20 @@ package final class DeadlineTimers: Sendable {
 
     private let state = Locked(State())
 
-    package init() {}
+    /// Creates the timers; the timer source is made when the first limit is scheduled.
+    public init() {}
 
     deinit {
         state.withLock { $0.source?.timer.cancel() }
     }
 
-    /// Calls `action` once, `seconds` from now (at most ``Delay/maximumSeconds``), unless
-    /// cancelled first.
-    package func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> Token {
+    /// Calls `action` once, `seconds` from now (at most 10⁹ seconds; a negative or
+    /// NaN delay is 0), on a libdispatch thread, unless cancelled first.
+    /// - Parameters:
+    ///   - seconds: The delay.
+    ///   - action: What to do then; keep it short, as every limit due at once runs in turn.
+    /// - Returns: The token that cancels it.
+    public func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> Token {
         let clamped = seconds > 0 ? min(seconds, Delay.maximumSeconds) : 0
         let due = DispatchTime.now().uptimeNanoseconds &+ UInt64(clamped * 1_000_000_000)
         return state.withLock { state in
@@ -65,8 +80,10 @@ package final class DeadlineTimers: Sendable {
         }
     }
 
-    /// Forgets a limit that has not fired; nothing for one that has.
-    package func cancel(_ token: Token) {
+    /// Forgets a limit that has not fired (its action is released at once); nothing for one that
+    /// has.
+    /// - Parameter token: The limit's token.
+    public func cancel(_ token: Token) {
         state.withLock { _ = $0.actions.removeValue(forKey: token.id) }
     }
 
