@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // OpenTelemetry's attribute names as constants (a few seconds of build, no run-time cost).
+        .package(url: "https://github.com/swift-otel/swift-otel-semantic-conventions", from: "1.44.0"),
     ],
     targets: [
         .target(
@@ -32,6 +34,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTelSemanticConventions", package: "swift-otel-semantic-conventions"),
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -2,13 +2,22 @@ import Foundation
 import Metrics
 
 /// The metric objects a ``MetricsPlugin`` has made, so that a request reuses them instead of
-/// asking the factory again: one ``Family`` per target and method, holding that pair's metrics.
+/// asking the factory again: one ``Family`` per target and method for Courier's per-request
+/// metrics, one ``Exchanges`` per target, method and server for OpenTelemetry's per-attempt ones.
 /// Bounded, since every dimension is.
 final class MetricHandles: @unchecked Sendable {
-    // @unchecked Sendable: `families` is read and written only while holding `lock`.
+    // @unchecked Sendable: `families`, `exchanges` and `active` are read and written only while
+    // holding `lock`.
     private struct Key: Hashable {
         let target: String
         let method: String
+    }
+
+    private struct ServerKey: Hashable {
+        let target: String
+        let method: String
+        let address: String
+        let port: Int
     }
 
     /// Names targets for the dimensions.
@@ -16,32 +25,67 @@ final class MetricHandles: @unchecked Sendable {
     private let factory: any MetricsFactory
     private let lock = NSLock()
     private var families: [Key: Family] = [:]
+    private var exchanges: [ServerKey: Exchanges] = [:]
+    /// The active-requests meter each request in flight incremented, to decrement once.
+    private var active: [RequestID: Meter] = [:]
 
     init(factory: any MetricsFactory) {
         self.factory = factory
     }
 
-    /// The metrics of one target and method.
+    /// The per-request metrics of one target and method.
     func family(target: String, method: String) -> Family {
         let key = Key(target: target, method: method)
         return lock.withLock {
             if let family = families[key] { return family }
             let family = Family(
-                dimensions: [("courier.target", target), ("http.request.method", method)], factory: factory)
+                dimensions: [("courier.target", target), (Attribute.method, method)], factory: factory)
             families[key] = family
             return family
         }
     }
 
-    /// The metrics of one target and method: those without more dimensions made at once, those
-    /// per outcome on first use.
+    /// The per-attempt metrics of one target, method and server.
+    func exchanges(target: String, method: String, server: (address: String, port: Int)) -> Exchanges {
+        let key = ServerKey(target: target, method: method, address: server.address, port: server.port)
+        return lock.withLock {
+            if let exchanges = exchanges[key] { return exchanges }
+            let made = Exchanges(
+                dimensions: [
+                    (Attribute.method, method), (Attribute.serverAddress, server.address),
+                    (Attribute.serverPort, String(server.port)), ("courier.target", target),
+                ], factory: factory)
+            exchanges[key] = made
+            return made
+        }
+    }
+
+    /// Counts `request` as active on `meter` until ``endActive(_:)``.
+    func beginActive(_ request: RequestID, on meter: Meter) {
+        let previous = lock.withLock { active.updateValue(meter, forKey: request) }
+        meter.increment()
+        previous?.decrement()
+    }
+
+    /// Stops counting `request` as active, if it was.
+    func endActive(_ request: RequestID) {
+        lock.withLock { active.removeValue(forKey: request) }?.decrement()
+    }
+
+    /// A counter made on each call: for rare events (refreshes, circuit transitions).
+    func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
+        Counter(label: label, dimensions: dimensions, factory: factory)
+    }
+}
+
+extension MetricHandles {
+    /// The per-request metrics of one target and method: those without more dimensions made at
+    /// once, those per outcome on first use.
     final class Family: @unchecked Sendable {
         // @unchecked Sendable: `attempts` and `results` are read and written only while holding
         // `lock`; the rest is immutable, and swift-metrics' objects are Sendable.
         let retries: Counter
         let reauthentications: Counter
-        let requestBodySize: Recorder
-        let responseBodySize: Recorder
         private let dimensions: [(String, String)]
         private let factory: any MetricsFactory
         private let lock = NSLock()
@@ -54,9 +98,6 @@ final class MetricHandles: @unchecked Sendable {
             retries = Counter(label: "courier.client.retries", dimensions: dimensions, factory: factory)
             reauthentications = Counter(
                 label: "courier.client.reauthentications", dimensions: dimensions, factory: factory)
-            requestBodySize = Recorder(label: "http.client.request.body.size", dimensions: dimensions, factory: factory)
-            responseBodySize = Recorder(
-                label: "http.client.response.body.size", dimensions: dimensions, factory: factory)
         }
 
         /// The attempt counter for `outcome` (`success` or an error type).
@@ -70,24 +111,21 @@ final class MetricHandles: @unchecked Sendable {
             }
         }
 
-        /// The duration timer and request counter for a result's dimensions.
+        /// The request duration timer and request counter for a result's dimensions.
         func results(_ outcome: [(String, String)]) -> (duration: Metrics.Timer, count: Counter) {
             let key = outcome.map(\.1)
             return lock.withLock {
                 if let metrics = results[key] { return metrics }
                 let all = dimensions + outcome
                 let metrics = (
-                    Metrics.Timer(label: "http.client.request.duration", dimensions: all, factory: factory),
+                    Metrics.Timer(
+                        label: "courier.client.request.duration", dimensions: all, preferredDisplayUnit: .seconds,
+                        factory: factory),
                     Counter(label: "courier.client.requests", dimensions: all, factory: factory)
                 )
                 results[key] = metrics
                 return metrics
             }
         }
-    }
-
-    /// A counter made on each call: for rare events (refreshes).
-    func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
-        Counter(label: label, dimensions: dimensions, factory: factory)
     }
 }

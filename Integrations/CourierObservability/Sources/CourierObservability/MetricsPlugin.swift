@@ -6,8 +6,9 @@ import Metrics
     import FoundationNetworking
 #endif
 
-/// Records each request's count, duration, attempts, retries and body sizes through
-/// swift-metrics, labelled by bounded dimensions only.
+/// Records OpenTelemetry's HTTP client metrics for each attempt, and Courier's own for each
+/// request (count, duration, attempts, retries), through swift-metrics, labelled by bounded
+/// dimensions only.
 ///
 /// ```swift
 /// let metrics = MetricsPlugin()   // the factory bootstrapped in MetricsSystem
@@ -15,29 +16,43 @@ import Metrics
 /// ```
 /// | Metric | Kind | When | Dimensions |
 /// |---|---|---|---|
-/// | `http.client.request.duration` | timer | per request | target, method, status class or `error.type` |
+/// | `http.client.request.duration` | timer (seconds) | per attempt | `http.request.method`, `server.address`, `server.port`, `network.protocol.version` (when the engine reports it), `http.response.status_code` (when answered), `error.type` (when failed), `courier.target` |
+/// | `http.client.request.body.size`, `http.client.response.body.size` | recorder, bytes | per attempt | the same |
+/// | `http.client.active_requests` | meter | attempts in flight, from the transmitted request to the attempt's outcome | `http.request.method`, `server.address`, `server.port` |
+/// | `courier.client.request.duration` | timer (seconds) | per request, first attempt to result | `courier.target`, `http.request.method`, `http.response.status_class` or `error.type` |
 /// | `courier.client.requests` | counter | per request | the same |
-/// | `courier.client.attempts` | counter | per attempt | target, method, `outcome` (`success` or the `error.type`) |
-/// | `courier.client.retries` | counter | per request that was retried after a failure, by the number of those retries | target, method |
-/// | `courier.client.reauthentications` | counter | per request sent again with a refreshed credential after an authentication failure, by the number of resends | target, method |
-/// | `http.client.request.body.size`, `http.client.response.body.size` | recorder, bytes | per request | target, method |
-/// | `courier.client.circuit.transitions` | counter | per circuit breaker transition an attempt caused or saw | target, `courier.circuit.to` (`open`, `halfOpen`, `closed`) |
-/// | `courier.client.retry.refusals` | counter | per retry asked for but not made | target, method, `courier.refusal` (`retryBudget`, `deadline`) |
-/// | `courier.client.refreshes` | counter | per credential refresh or sign-in an ``AuthenticationInterceptor`` of the provider ran (once however many requests waited) | target, `courier.refresh.kind` (`refresh`, `signIn`), `outcome` (`success`, `failure`) |
+/// | `courier.client.attempts` | counter | per attempt | `courier.target`, `http.request.method`, `outcome` (`success` or the `error.type`) |
+/// | `courier.client.retries` | counter | per request that was retried after a failure, by the number of those retries | `courier.target`, `http.request.method` |
+/// | `courier.client.reauthentications` | counter | per request sent again with a refreshed credential after an authentication failure, by the number of resends | the same |
+/// | `courier.client.circuit.transitions` | counter | per circuit breaker transition an attempt caused or saw | `courier.target`, `courier.circuit.to` (`open`, `halfOpen`, `closed`) |
+/// | `courier.client.retry.refusals` | counter | per retry asked for but not made | `courier.target`, `http.request.method`, `courier.refusal` (`retryBudget`, `deadline`) |
+/// | `courier.client.refreshes` | counter | per credential refresh or sign-in an ``AuthenticationInterceptor`` of the provider ran (once however many requests waited) | `courier.target`, `courier.refresh.kind` (`refresh`, `signIn`), `outcome` (`success`, `failure`) |
 ///
-/// Retries and reauthentications are told apart by each attempt's ``AttemptMetrics/retryReason``:
-/// a resend after a 401 and a refresh is not a failure being retried.
+/// An attempt is one HTTP request as OpenTelemetry counts them (each resend is another); a
+/// redirect Courier follows within an attempt is part of it. Retries and reauthentications are
+/// told apart by each attempt's ``AttemptMetrics/retryReason``: a resend after a 401 and a
+/// refresh is not a failure being retried.
 ///
-/// Dimensions: `courier.target` (``RequestLabels/target(_:)``, the target's case name),
-/// `http.request.method` (``RequestLabels/method(_:)``), `http.response.status_class` (`2xx`…)
-/// and `error.type` (``RequestLabels/errorType(_:)``). Never a URL, an identifier or a parameter
-/// value. The two OpenTelemetry names (`http.client.request.duration`, the body sizes) follow its
-/// HTTP client conventions; the others have no OpenTelemetry counterpart and are Courier's.
+/// Histogram buckets are the backend's to choose (swift-metrics has no way to suggest them):
+/// ``recommendedDurationBuckets`` are the conventions' (swift-otel's default duration buckets
+/// are the same, in milliseconds).
+///
+/// Dimensions are bounded: `courier.target` (``RequestLabels/target(_:)``, the target's case
+/// name), the method (``RequestLabels/method(_:)``, `_OTHER` beyond RFC 9110's), the server,
+/// the status code or class, and `error.type` (``RequestLabels/errorType(_:)``). Never a URL, an
+/// identifier or a parameter value.
 public struct MetricsPlugin: ObservingPlugin {
     private let handles: MetricHandles
     /// Whether the factory is swift-metrics' `NOOPMetricsHandler` (what `MetricsSystem` has until
     /// a backend is bootstrapped): then the plugin records nothing at all.
     private let isNoOp: Bool
+
+    /// The bucket boundaries OpenTelemetry's HTTP conventions recommend for
+    /// `http.client.request.duration`, in seconds, for a backend's configuration (swift-otel's
+    /// `durationHistogramBuckets`, swift-prometheus' duration buckets).
+    public static let recommendedDurationBuckets: [Double] = [
+        0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
+    ]
 
     /// Creates the plugin.
     /// - Parameter factory: The metrics backend; the one bootstrapped in `MetricsSystem` by
@@ -47,19 +62,37 @@ public struct MetricsPlugin: ObservingPlugin {
         self.isNoOp = factory is NOOPMetricsHandler
     }
 
-    /// Counts the attempt.
+    /// Counts the attempt as active until its outcome.
+    /// - Parameters:
+    ///   - request: The request as it will be sent.
+    ///   - target: The target.
+    public func willTransmit(_ request: PreparedRequest, target: any TargetType) {
+        guard !isNoOp, let exchanges = exchanges(target, request.request, request.requestID) else { return }
+        handles.beginActive(request.requestID, on: exchanges.active)
+    }
+
+    /// Records the attempt's duration and sizes, and counts it.
     /// - Parameters:
     ///   - outcome: The attempt's outcome.
     ///   - target: The target.
     public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
         guard !isNoOp else { return }
-        let result: String
+        handles.endActive(outcome.requestID)
+        let errorType: String?
         switch outcome.result {
-        case .success: result = "success"
-        case .failure(let error): result = RequestLabels.errorType(error)
+        case .success: errorType = nil
+        case .failure(let error): errorType = RequestLabels.errorType(error)
         }
-        family(target, outcome.request, outcome.requestID).attempts(result).increment()
-        for transition in outcome.metrics.resilience?.circuitTransitions ?? [] {
+        family(target, outcome.request, outcome.requestID).attempts(errorType ?? "success").increment()
+        let metrics = outcome.metrics
+        if let exchanges = exchanges(target, outcome.request, outcome.requestID) {
+            let results = exchanges.results(
+                .init(statusCode: metrics.statusCode, errorType: errorType, protocolVersion: metrics.protocolVersion))
+            results.duration.recordNanoseconds(Int64((metrics.duration * 1e9).rounded()))
+            results.requestBodySize.record(metrics.bytesSent)
+            results.responseBodySize.record(metrics.bytesReceived)
+        }
+        for transition in metrics.resilience?.circuitTransitions ?? [] {
             handles.counter(
                 "courier.client.circuit.transitions",
                 [
@@ -70,7 +103,7 @@ public struct MetricsPlugin: ObservingPlugin {
         }
     }
 
-    /// Records the request's count, duration, retries and sizes.
+    /// Records the request's count, duration, retries and refusals.
     /// - Parameters:
     ///   - result: The final result.
     ///   - target: The target.
@@ -80,6 +113,8 @@ public struct MetricsPlugin: ObservingPlugin {
     ) {
         guard !isNoOp else { return }
         defer { handles.names.forget(metrics.requestID) }
+        // A cancelled attempt may end without its outcome.
+        handles.endActive(metrics.requestID)
         let request: URLRequest?
         let outcome: [(String, String)]
         switch result {
@@ -88,7 +123,7 @@ public struct MetricsPlugin: ObservingPlugin {
             outcome = [("http.response.status_class", RequestLabels.statusClass(response.statusCode))]
         case .failure(let error):
             request = error.request
-            let type = ("error.type", RequestLabels.errorType(error))
+            let type = (Attribute.errorType, RequestLabels.errorType(error))
             outcome =
                 error.response.map { [("http.response.status_class", RequestLabels.statusClass($0.statusCode)), type] }
                 ?? [type]
@@ -106,13 +141,11 @@ public struct MetricsPlugin: ObservingPlugin {
                 "courier.client.retry.refusals",
                 [
                     ("courier.target", handles.names.name(of: target, request: metrics.requestID)),
-                    ("http.request.method", request.map(RequestLabels.method) ?? "GET"),
+                    (Attribute.method, request.map(RequestLabels.method) ?? "GET"),
                     ("courier.refusal", refusal.description),
                 ]
             ).increment()
         }
-        family.requestBodySize.record(metrics.attempts.reduce(0) { $0 + $1.bytesSent })
-        family.responseBodySize.record(metrics.attempts.last?.bytesReceived ?? 0)
     }
 
     /// Counts a credential refresh (or sign-in) that an ``AuthenticationInterceptor`` of the
@@ -150,5 +183,14 @@ public struct MetricsPlugin: ObservingPlugin {
     private func family(_ target: any TargetType, _ request: URLRequest?, _ id: RequestID) -> MetricHandles.Family {
         let method = request.map { RequestLabels.method($0) } ?? RequestLabels.method(target.method)
         return handles.family(target: handles.names.name(of: target, request: id), method: method)
+    }
+
+    /// The per-attempt metrics of the request's target, method and server; `nil` for a request
+    /// without a host.
+    private func exchanges(_ target: any TargetType, _ request: URLRequest, _ id: RequestID) -> MetricHandles.Exchanges?
+    {
+        guard let server = RequestLabels.server(of: request.url) else { return nil }
+        return handles.exchanges(
+            target: handles.names.name(of: target, request: id), method: RequestLabels.method(request), server: server)
     }
 }

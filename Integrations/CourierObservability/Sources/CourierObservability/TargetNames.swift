@@ -1,49 +1,71 @@
 import Courier
 import Foundation
 
-/// ``RequestLabels/target(_:)`` with the type's name remembered: a plugin names the same few
-/// target types again and again, and only an enum's case needs reflecting each time. A plugin
-/// that names a request's target in several hooks keeps the case's name for the request
-/// (``name(of:request:)``) until it forgets it when the request ends: reflecting an enum case
-/// costs about 12,000 instructions on Linux (callgrind, Benchmarks/README).
+/// ``RequestLabels/target(_:)`` with each type's name remembered: a plugin names the same few
+/// target types again and again. A `NamedTarget` gives its case's name itself; any other enum's
+/// case is read by reflection, about 15,000 instructions on Linux (callgrind,
+/// Benchmarks/README), so a plugin that names a request's target in several hooks keeps that name
+/// for the request (``name(of:request:)``) until it forgets it when the request ends.
 final class TargetNames: @unchecked Sendable {
-    // @unchecked Sendable: `names` and `requests` are read and written only while holding `lock`.
+    // @unchecked Sendable: `types` and `requests` are read and written only while holding `lock`.
     private let lock = NSLock()
-    private var names: [ObjectIdentifier: (name: String, isEnum: Bool)] = [:]
-    /// The names of enum targets of requests in flight.
+    /// Each target type's name, and how its cases are named.
+    private var types: [ObjectIdentifier: TypeName] = [:]
+    /// The names of reflected enum targets of requests in flight.
     private var requests: [RequestID: String] = [:]
 
+    private struct TypeName {
+        let name: String
+        let cases: Cases
+    }
+
+    /// How a type's values are named.
+    private enum Cases {
+        /// Not an enum: by the type's name alone.
+        case none
+        /// By the target's own `caseName`.
+        case named
+        /// By reflection.
+        case reflected
+    }
+
     func name(of target: any TargetType) -> String {
-        let underlying = target.underlyingTarget
-        let type = ObjectIdentifier(Swift.type(of: underlying))
-        let known = lock.withLock { names[type] }
-        switch known {
-        case (let name, false)?:
-            return name
-        case (let name, true)?:
-            return "\(name).\(RequestLabels.caseName(of: underlying) ?? "")"
-        case nil:
-            let name = String(describing: Swift.type(of: underlying))
-            let caseName = RequestLabels.caseName(of: underlying)
-            lock.withLock { names[type] = (name, caseName != nil) }
-            return caseName.map { "\(name).\($0)" } ?? name
-        }
+        name(of: target.underlyingTarget, type: known(target.underlyingTarget))
     }
 
     /// ``name(of:)``, kept for `request` when it had to reflect: the plugin calls
     /// ``forget(_:)`` when the request ends.
     func name(of target: any TargetType, request: RequestID) -> String {
-        let type = ObjectIdentifier(Swift.type(of: target.underlyingTarget))
-        let known = lock.withLock { () -> String? in
-            if let (name, isEnum) = names[type], !isEnum { return name }
-            return requests[request]
-        }
-        if let known { return known }
-        let name = name(of: target)
-        lock.withLock {
-            if names[type]?.isEnum == true { requests[request] = name }
-        }
+        let underlying = target.underlyingTarget
+        let type = known(underlying)
+        guard case .reflected = type.cases else { return name(of: underlying, type: type) }
+        if let kept = lock.withLock({ requests[request] }) { return kept }
+        let name = name(of: underlying, type: type)
+        lock.withLock { requests[request] = name }
         return name
+    }
+
+    private func name(of underlying: any TargetType, type: TypeName) -> String {
+        switch type.cases {
+        case .none: type.name
+        case .named: "\(type.name).\((underlying as? any NamedTarget)?.caseName ?? "")"
+        case .reflected: "\(type.name).\(RequestLabels.reflectedCaseName(of: underlying) ?? "")"
+        }
+    }
+
+    /// The type's name and how its cases are named, found the first time the type is seen.
+    private func known(_ underlying: any TargetType) -> TypeName {
+        let id = ObjectIdentifier(Swift.type(of: underlying))
+        if let known = lock.withLock({ types[id] }) { return known }
+        let cases: Cases =
+            if underlying is any NamedTarget {
+                .named
+            } else {
+                RequestLabels.reflectedCaseName(of: underlying) == nil ? .none : .reflected
+            }
+        let type = TypeName(name: String(describing: Swift.type(of: underlying)), cases: cases)
+        lock.withLock { types[id] = type }
+        return type
     }
 
     /// How many requests' names are kept (for tests).

@@ -19,14 +19,23 @@ import Tracing
 ///     plugins: [tracing], interceptor: Interceptor(interceptors: [tracing, .retryPolicy]))
 /// ```
 ///
-/// The shape follows OpenTelemetry's HTTP client semantic conventions (v1.26): every attempt,
-/// the first and each resend, is a `client` span named after the method, with
-/// `http.request.method`, `url.full` (redacted), `server.address`, `server.port`,
-/// `http.response.status_code`, `http.request.resend_count` (from the second attempt) and, on
-/// failure, `error.type` and an error status. The request is an `internal` span named after the
-/// target (``RequestLabels/target(_:)``), parent of its attempts and child of the task's current
+/// The shape follows OpenTelemetry's HTTP client semantic conventions (the attribute names come
+/// from swift-otel-semantic-conventions): every attempt, the first and each resend, is a `client`
+/// span named after the method, with `http.request.method` (and `http.request.method_original`
+/// for a method outside RFC 9110's), `url.full` (redacted), `server.address`, `server.port`,
+/// `http.response.status_code`, `network.protocol.version` (when the engine reports it),
+/// `http.request.resend_count` (from the second attempt) and, on failure, `error.type` and an
+/// error status. The request is an `internal` span named after the target
+/// (``RequestLabels/target(_:)``), parent of its attempts and child of the task's current
 /// context, so retries, redirects followed inside an attempt and refreshes stay under one
 /// operation. A cancelled request ends its spans with `error.type` `cancelled`.
+///
+/// Courier's own attributes have the `courier.` prefix: `courier.target` on the request's span;
+/// on an attempt's, `courier.retry.reason` (why a resend was made: `failure`,
+/// `reauthentication`…), `courier.cache.outcome` (when the provider's cache answered or was
+/// asked) and `courier.circuit.state` (the state a circuit breaker moved to during the attempt).
+/// An attempt a resilience policy refused before sending has the refusal as its `error.type`
+/// (`circuitOpen`, `rateLimited`…).
 public final class TracingPlugin: ObservingPlugin, RequestInterceptor, @unchecked Sendable {
     // @unchecked Sendable: `open` is read and written only while holding `lock`; `tracer` and
     // `redaction` are immutable and Sendable.
@@ -71,9 +80,8 @@ public final class TracingPlugin: ObservingPlugin, RequestInterceptor, @unchecke
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
         guard !isNoOp else { return request }
         let parent = requestSpan(context.requestID, context.target)
-        let method = request.httpMethod ?? "GET"
-        let span = tracer.startSpan(method, context: parent.context, ofKind: .client)
-        if span.isRecording { describe(span, request, attempt: context.attempt) }
+        let span = tracer.startSpan(RequestLabels.method(request), context: parent.context, ofKind: .client)
+        if span.isRecording { describe(span, request, context) }
         let stale = lock.withLock { () -> (any Span)? in
             let previous = open[context.requestID]?.attempt
             open[context.requestID]?.attempt = span
@@ -86,14 +94,17 @@ public final class TracingPlugin: ObservingPlugin, RequestInterceptor, @unchecke
     }
 
     /// The attempt's attributes, set only when the span records them.
-    private func describe(_ span: any Span, _ request: URLRequest, attempt: Int) {
-        span.attributes["http.request.method"] = RequestLabels.method(request)
-        if let url = request.url {
-            span.attributes["url.full"] = redaction.urlString(url.absoluteString)
-            if let host = url.host { span.attributes["server.address"] = host }
-            span.attributes["server.port"] = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    private func describe(_ span: any Span, _ request: URLRequest, _ context: RequestContext) {
+        let method = RequestLabels.method(request)
+        span.attributes[Attribute.method] = method
+        if method == "_OTHER" { span.attributes[Attribute.methodOriginal] = request.httpMethod ?? "" }
+        if let url = request.url { span.attributes[Attribute.urlFull] = redaction.urlString(url.absoluteString) }
+        if let server = RequestLabels.server(of: request.url) {
+            span.attributes[Attribute.serverAddress] = server.address
+            span.attributes[Attribute.serverPort] = server.port
         }
-        if attempt > 1 { span.attributes["http.request.resend_count"] = attempt - 1 }
+        if context.attempt > 1 { span.attributes[Attribute.resendCount] = context.attempt - 1 }
+        if let reason = context.retryReason { span.attributes["courier.retry.reason"] = reason.description }
     }
 
     /// Ends the attempt's span with its status code or error.
@@ -107,7 +118,19 @@ public final class TracingPlugin: ObservingPlugin, RequestInterceptor, @unchecke
             return open[outcome.requestID]?.attempt
         }
         guard let span else { return }
+        if span.isRecording { Self.record(outcome.metrics, on: span) }
         Self.finish(span, with: outcome.result)
+    }
+
+    /// What the engine, the cache and the resilience policy recorded about the attempt.
+    private static func record(_ metrics: AttemptMetrics, on span: any Span) {
+        if let version = metrics.protocolVersion { span.attributes[Attribute.protocolVersion] = version }
+        if let cache = metrics.cacheOutcome {
+            span.attributes["courier.cache.outcome"] = RequestLabels.cacheOutcome(cache)
+        }
+        if let state = metrics.resilience?.circuitTransitions.last?.to {
+            span.attributes["courier.circuit.state"] = state.rawValue
+        }
     }
 
     /// Ends the request's span (and an attempt's span left open by a cancellation).
@@ -128,7 +151,9 @@ public final class TracingPlugin: ObservingPlugin, RequestInterceptor, @unchecke
     private func requestSpan(_ id: RequestID, _ target: any TargetType) -> any Span {
         lock.withLock {
             if let spans = open[id] { return spans.request }
-            let span = tracer.startSpan(names.name(of: target), ofKind: .internal)
+            let name = names.name(of: target)
+            let span = tracer.startSpan(name, ofKind: .internal)
+            if span.isRecording { span.attributes["courier.target"] = name }
             open[id] = OpenSpans(request: span)
             return span
         }
@@ -138,10 +163,10 @@ public final class TracingPlugin: ObservingPlugin, RequestInterceptor, @unchecke
         guard span.isRecording else { return span.end() }
         switch result {
         case .success(let response):
-            span.attributes["http.response.status_code"] = response.statusCode
+            span.attributes[Attribute.statusCode] = response.statusCode
         case .failure(let error):
-            if let status = error.response?.statusCode { span.attributes["http.response.status_code"] = status }
-            span.attributes["error.type"] = RequestLabels.errorType(error)
+            if let status = error.response?.statusCode { span.attributes[Attribute.statusCode] = status }
+            span.attributes[Attribute.errorType] = RequestLabels.errorType(error)
             span.setStatus(SpanStatus(code: .error, message: error.stage.rawValue))
         }
         span.end()

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Courier
 import CourierObservability
 import CourierTesting
@@ -23,8 +24,17 @@ struct MetricsPluginTests {
         let outcome = labels + [("http.response.status_class", "2xx")]
         #expect(try metrics.expectCounter("courier.client.requests", outcome).totalValue == 1)
         #expect(try metrics.expectCounter("courier.client.attempts", labels + [("outcome", "success")]).totalValue == 1)
-        #expect(try metrics.expectTimer("http.client.request.duration", outcome).values.count == 1)
-        #expect(try metrics.expectRecorder("http.client.response.body.size", labels).lastValue == 12)
+        let duration = try metrics.expectTimer("courier.client.request.duration", outcome)
+        #expect(duration.values.count == 1)
+        #expect(duration.displayUnit == .seconds)
+        let exchange = [
+            ("http.request.method", "GET"), ("server.address", "127.0.0.1"),
+            ("server.port", String(server.baseURL.port ?? 0)), ("courier.target", "ShopAPI"),
+            ("http.response.status_code", "200"),
+        ]
+        #expect(try metrics.expectTimer("http.client.request.duration", exchange).values.count == 1)
+        #expect(try metrics.expectRecorder("http.client.response.body.size", exchange).lastValue == 12)
+        #expect(try metrics.expectRecorder("http.client.request.body.size", exchange).lastValue == 0)
         #expect(metrics.counterTotal(label: "courier.client.retries") == 0)
         Self.expectBounded(metrics)
     }

@@ -10,16 +10,15 @@ import Tracing
 /// The same call as the Courier route, written by hand on AsyncHTTPClient: the benchmark's
 /// baseline. It does what the Courier route's provider does, no more: the token header, a
 /// single-flight sign-in and a refresh on 401, one retry of a 5xx, a one-second timeout, and,
-/// when `observed`, one client span with its context injected, a timer and a counter, and a
+/// when `observed`, what the Courier route's plugins write (``RawObservation``: a request span, a
+/// client span per attempt with its context injected, OpenTelemetry's metrics and Courier's) and a
 /// debug log line.
 public final class RawUpstream: Sendable {
     private let client: HTTPClient
     private let upstream: String
     private let logger: Logger
     private let tokens: TokenCache
-    private let duration = Metrics.Timer(label: "raw.client.request.duration")
-    private let requests = Counter(label: "raw.client.requests")
-    private let observed: Bool
+    private let observation: RawObservation?
 
     /// Creates the baseline.
     /// - Parameters:
@@ -28,7 +27,7 @@ public final class RawUpstream: Sendable {
     ///   - logger: The logger.
     ///   - observed: Whether it traces, measures and logs, as the Courier route's plugins do.
     public init(upstream: URL, client: HTTPClient, logger: Logger, observed: Bool = true) {
-        self.observed = observed
+        self.observation = observed ? RawObservation(upstream: upstream) : nil
         self.client = client
         self.upstream = upstream.absoluteString
         self.logger = logger
@@ -37,42 +36,56 @@ public final class RawUpstream: Sendable {
 
     /// Order `id`.
     public func order(id: Int) async throws -> Order {
-        guard observed else { return try await fetch(id: id, span: nil, tracer: nil) }
-        let start = DispatchTime.now().uptimeNanoseconds
-        defer {
-            duration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
-            requests.increment()
-        }
+        guard let observation else { return try await fetch(id: id, observed: nil) }
+        let started = DispatchTime.now().uptimeNanoseconds
         let tracer = InstrumentationSystem.tracer
-        let order = try await tracer.withSpan("GET", ofKind: .client) { span in
-            try await fetch(id: id, span: span, tracer: tracer)
+        let span = observation.startRequest(tracer)
+        do {
+            let order = try await fetch(id: id, observed: (observation, tracer, span))
+            observation.endRequest(span, started: started)
+            logger.debug("raw request succeeded", metadata: ["order": "\(id)"])
+            return order
+        } catch {
+            span.recordError(error)
+            span.end()
+            throw error
         }
-        logger.debug("raw request succeeded", metadata: ["order": "\(id)"])
-        return order
     }
 
-    private func fetch(id: Int, span: (any Span)?, tracer: (any Tracer)?) async throws -> Order {
+    private func fetch(id: Int, observed: (RawObservation, any Tracer, any Span)?) async throws -> Order {
         var refreshed = false
         var retried = false
+        var resend = 0
         while true {
-            var request = HTTPClientRequest(url: "\(upstream)/orders/\(id)")
+            let url = "\(upstream)/orders/\(id)"
+            var request = HTTPClientRequest(url: url)
             request.headers.add(name: "Accept", value: "application/json")
             let token = try await tokens.current()
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
-            if let span, let tracer { tracer.inject(span.context, into: &request.headers, using: HeadersInjector()) }
+            let started = DispatchTime.now().uptimeNanoseconds
+            let attempt = observed.map { $0.0.startAttempt($0.1, parent: $0.2, url: url, resend: resend) }
+            if let attempt, let tracer = observed?.1 {
+                tracer.inject(attempt.context, into: &request.headers, using: HeadersInjector())
+            }
+            resend += 1
             let response = try await client.execute(request, timeout: .seconds(1))
             if response.status == .unauthorized, !refreshed {
+                if let attempt { observed?.0.endAttempt(attempt, response: response, started: started, bodySize: 0) }
                 refreshed = true
                 try await tokens.refresh(replacing: token)
                 continue
             }
             if response.status.code >= 500, !retried {
+                if let attempt { observed?.0.endAttempt(attempt, response: response, started: started, bodySize: 0) }
                 retried = true
                 try await Task.sleep(nanoseconds: 500_000_000)
                 continue
             }
             guard response.status == .ok else { throw HTTPError(.badGateway) }
             let body = try await response.body.collect(upTo: 1 << 20)
+            if let attempt {
+                observed?.0.endAttempt(attempt, response: response, started: started, bodySize: body.readableBytes)
+            }
             return try JSONDecoder().decode(Order.self, from: Data(body.readableBytesView))
         }
     }

@@ -52,6 +52,18 @@ public enum UpstreamAPI: TargetType {
     public var totalTimeoutInterval: TimeInterval? { 3 }
 }
 
+/// The observability plugins label requests by case name: given here, so that they never read it
+/// by reflection on every request.
+extension UpstreamAPI: NamedTarget {
+    /// The case's name, without its associated values.
+    public var caseName: String {
+        switch self {
+        case .order: "order"
+        case .token: "token"
+        }
+    }
+}
+
 /// An order, as the upstream answers and the gateway returns it.
 public struct Order: Codable, Sendable, Equatable {
     /// Its identifier.

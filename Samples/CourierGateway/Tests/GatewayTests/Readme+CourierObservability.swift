@@ -14,3 +14,12 @@ import Logging
     _ = tracing
     _ = provider
 }
+
+extension Upstream: NamedTarget {
+    var caseName: String {
+        switch self {
+        case .user: "user"
+        case .zen: "zen"
+        }
+    }
+}

@@ -9,10 +9,12 @@ import OpenAPIRuntime
 /// A GitHub-like API.
 enum GitHub: TargetType {
     case user(String)
+    case zen
     var baseURL: URL { URL(string: "https://api.github.com")! }
     var path: String {
         switch self {
         case .user(let name): "/users/\(name)"
+        case .zen: "/zen"
         }
     }
     var method: HTTPMethod { .get }

@@ -46,6 +46,11 @@ struct ReadmeSnippetsTests {
         var imports: [String] = []
         var functions: [String] = []
         for (index, block) in blocks.enumerated() {
+            // A declaration (an extension of the reader's API) stays at the file's top level.
+            if block.contains(where: { $0.hasPrefix("extension ") }) {
+                functions.append(block.joined(separator: "\n"))
+                continue
+            }
             var body = (contexts[addOn] ?? []).map { "    " + $0 }
             for line in block {
                 if line.hasPrefix("import ") {
