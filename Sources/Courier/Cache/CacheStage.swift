@@ -85,7 +85,7 @@ struct CacheStage: Stage {
         let storedFields = stored.fields
         let etag = storedFields["ETag"]
         let modified = storedFields["Last-Modified"]
-        guard etag != nil || modified != nil else { return try await fetch(lookup, joining: true) }
+        guard etag != nil || modified != nil else { return try await refetch(lookup, stored, freshness) }
         var conditional = engineRequest(lookup.request)
         // A validator is sent only as a field may be (a stored value with a control character is not).
         if let etag, HeaderFieldRules.problem(inValue: etag) == nil {
@@ -112,6 +112,24 @@ struct CacheStage: Stage {
             return served(stored, freshness, .stale(.ifError))
         }
         return keep(response, lookup, sent: sent)
+    }
+
+    /// The network's answer in place of a stale response without validators; the stale one when
+    /// the network fails within its `stale-if-error` window (RFC 5861 asks for no validator).
+    private func refetch(_ lookup: Lookup, _ stored: CachedResponse, _ freshness: CacheFreshness) async throws
+        -> TransportResponse
+    {
+        let response: TransportResponse
+        do {
+            response = try await fetch(lookup, joining: true)
+        } catch {
+            guard !Task.isCancelled, lookup.asked.allowsOnError(freshness) else { throw error }
+            return served(stored, freshness, .stale(.ifError))
+        }
+        if [500, 502, 503, 504].contains(response.statusCode), lookup.asked.allowsOnError(freshness) {
+            return served(stored, freshness, .stale(.ifError))
+        }
+        return response
     }
 
     /// The network's answer for a miss. Concurrent misses for one key send once (``CacheFills``):

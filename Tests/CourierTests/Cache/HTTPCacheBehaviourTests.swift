@@ -98,6 +98,35 @@ struct HTTPCacheBehaviourTests {
         #expect(try await provider.request(Item(baseURL: server.baseURL)).statusCode == 503)
     }
 
+    @Test("stale-if-error without a validator: a 503, a server that is down, an open breaker all get the stored answer")
+    func staleIfErrorWithoutValidator() async throws {
+        let origin = Origin()
+        origin.reply.withLock {
+            $0 = ServerReply(headers: ["Cache-Control": "max-age=1, stale-if-error=60"], body: Data("v1".utf8))
+        }
+        let server = try LoopbackServer { origin.answer($0) }
+        let breaker = CircuitBreaker(consecutiveFailures: 1)
+        let provider = Provider<Item>(
+            transport: URLSessionTransport(),
+            options: ProviderOptions(
+                cache: HTTPCache(clock: clock), resilience: ResiliencePolicy(circuitBreaker: breaker), clock: clock))
+        _ = try await provider.request(Item(baseURL: server.baseURL))
+        clock.advance(5)
+        origin.reply.withLock { $0 = ServerReply(status: 503) }
+
+        let rejected = try await provider.request(Item(baseURL: server.baseURL))
+        #expect(rejected.cacheOutcome == .stale(.ifError))
+        #expect(String(decoding: rejected.data, as: UTF8.self) == "v1")
+        // The 503 opened the breaker: the next request is refused below the cache, which answers.
+        server.stop()
+        let refused = try await provider.request(Item(baseURL: server.baseURL))
+        #expect(refused.cacheOutcome == .stale(.ifError))
+        #expect(origin.arrivals.withLock { $0.count } == 2)
+
+        clock.advance(60)
+        await #expect(throws: CourierError.self) { try await provider.request(Item(baseURL: server.baseURL)) }
+    }
+
     @Test("server down within stale-if-error: the stored answer, no retry; back up: revalidated with a 304")
     func serverKilledAndRestarted() async throws {
         let origin = Origin()

@@ -31,11 +31,16 @@ public final class FakeUpstream: Sendable {
     private let state = Mutex(State())
     /// How long an issued token lives, in seconds.
     let tokenLifetime: Int
+    /// The orders' `Cache-Control` field, or `nil` for none.
+    let orderCacheControl: String?
 
     /// Creates the upstream.
-    /// - Parameter tokenLifetime: How long an issued token lives, in seconds; 60 by default.
-    public init(tokenLifetime: Int = 60) {
+    /// - Parameters:
+    ///   - tokenLifetime: How long an issued token lives, in seconds; 60 by default.
+    ///   - orderCacheControl: The orders' `Cache-Control` field; none by default.
+    public init(tokenLifetime: Int = 60, orderCacheControl: String? = nil) {
         self.tokenLifetime = tokenLifetime
+        self.orderCacheControl = orderCacheControl
     }
 
     /// What the upstream saw so far.
@@ -82,7 +87,9 @@ public final class FakeUpstream: Sendable {
             return valid
         }
         guard accepted else { return Response(status: .unauthorized) }
-        return try Self.json(Order(id: id, total: id * 100))
+        var response = try Self.json(Order(id: id, total: id * 100))
+        if let orderCacheControl { response.headers[.cacheControl] = orderCacheControl }
+        return response
     }
 
     /// The trace context fields the demo's tracers write: W3C's, and swift-distributed-tracing's

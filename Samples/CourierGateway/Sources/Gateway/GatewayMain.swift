@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CourierAsyncHTTPClient
+import CourierObservability
 import Foundation
 import Hummingbird
 import Logging
@@ -24,7 +25,11 @@ public enum GatewayMain {
             return handler
         }
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var metrics = PrometheusMetricsFactory(registry: registry)
+        // OpenTelemetry's recommended buckets for the HTTP client duration (swift-metrics cannot say them).
+        metrics.durationHistogramBuckets["http.client.request.duration"] =
+            MetricsPlugin.recommendedDurationBuckets.map { .nanoseconds(Int64($0 * 1e9)) }
+        MetricsSystem.bootstrap(metrics)
         let tracer = W3CTracer()
         InstrumentationSystem.bootstrap(tracer)
         let logger = Logger(label: "gateway")
@@ -43,6 +48,7 @@ public enum GatewayMain {
         let provider = GatewayProvider.make(upstream: upstreamURL, client: client, logger: logger)
         let benchmark = BenchmarkRoutes(
             lean: GatewayProvider.lean(upstream: upstreamURL, client: client),
+            resilient: GatewayProvider.resilient(upstream: upstreamURL, client: client, logger: logger),
             raw: RawUpstream(upstream: upstreamURL, client: client, logger: logger),
             rawLean: RawUpstream(upstream: upstreamURL, client: client, logger: logger, observed: false))
         let app = Application(
@@ -64,6 +70,23 @@ public enum GatewayMain {
         }
         say("spans: \(tracer.count(of: .server)) server, \(tracer.count(of: .client)) client")
         say("gateway stopped")
+    }
+}
+
+extension GatewayMain {
+    /// Runs the demo's upstream alone on `port` until SIGTERM or SIGINT, its orders with
+    /// `cacheControl`: what `chaos` stops and restarts while the gateway is under load.
+    /// - Parameters:
+    ///   - port: The port.
+    ///   - cacheControl: The orders' `Cache-Control` field.
+    public static func runUpstream(port: Int, cacheControl: String) async throws {
+        let logger = Logger(label: "upstream")
+        let app = Application(
+            router: FakeUpstream(tokenLifetime: 300, orderCacheControl: cacheControl).router(),
+            configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { channel in say("upstream listening on port \(channel.localAddress?.port ?? 0)") },
+            logger: logger)
+        try await ServiceGroup(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }
 }
 

@@ -29,6 +29,25 @@ public enum GatewayProvider {
             interceptor: Interceptor(interceptors: [tracing, auth, .retryPolicy]))
     }
 
+    /// The same provider with ``ResiliencePolicy/standard`` and a memory cache (the `chaos`
+    /// route): a circuit breaker, a retry budget, a concurrency limit and the upstream's
+    /// `Retry-After` honoured, and orders answered from the cache while fresh.
+    /// - Parameters:
+    ///   - upstream: Where the upstream API is.
+    ///   - client: The `HTTPClient`.
+    ///   - logger: The logger for the requests.
+    /// - Returns: The provider.
+    public static func resilient(upstream: URL, client: HTTPClient, logger: Logger) -> Provider<UpstreamAPI> {
+        let tracing = TracingPlugin()
+        let auth = AuthenticationInterceptor(authenticator: ClientCredentials(clientID: "gateway", secret: "s3cret"))
+        return Provider<UpstreamAPI>(
+            endpointClosure: { Provider.defaultEndpointMapping(for: $0).replacing(origin: upstream) },
+            transport: AsyncHTTPClientTransport(client: client),
+            plugins: [LoggingPlugin(logger: logger), MetricsPlugin(), tracing],
+            interceptor: Interceptor(interceptors: [tracing, auth, .retryPolicy]),
+            options: ProviderOptions(cache: HTTPCache(), resilience: .standard))
+    }
+
     /// The same provider without plugins: the sign-in, refresh and retry interceptors only (the
     /// benchmark's lean route).
     public static func lean(upstream: URL, client: HTTPClient) -> Provider<UpstreamAPI> {

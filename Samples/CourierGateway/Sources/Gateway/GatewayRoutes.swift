@@ -28,6 +28,9 @@ public enum GatewayRoutes {
             router.get("lean/orders/:id") { _, context -> Order in
                 try await order(try context.parameters.require("id", as: Int.self), from: benchmark.lean)
             }
+            router.get("resilient/orders/:id") { _, context -> Order in
+                try await order(try context.parameters.require("id", as: Int.self), from: benchmark.resilient)
+            }
             router.get("raw/orders/:id") { _, context -> Order in
                 try await benchmark.raw.order(id: try context.parameters.require("id", as: Int.self))
             }
@@ -64,6 +67,8 @@ public enum GatewayRoutes {
 public struct BenchmarkRoutes: Sendable {
     /// Courier with the interceptors only.
     public let lean: Provider<UpstreamAPI>
+    /// Courier with the plugins, ``ResiliencePolicy/standard`` and a memory cache.
+    public let resilient: Provider<UpstreamAPI>
     /// Hand-written, with the span, metrics and log line.
     public let raw: RawUpstream
     /// Hand-written, with the token and the retry only.
@@ -72,10 +77,12 @@ public struct BenchmarkRoutes: Sendable {
     /// Creates the routes' clients.
     /// - Parameters:
     ///   - lean: Courier with the interceptors only.
+    ///   - resilient: Courier with the plugins, the standard resilience policy and a cache.
     ///   - raw: Hand-written, observed.
     ///   - rawLean: Hand-written, not observed.
-    public init(lean: Provider<UpstreamAPI>, raw: RawUpstream, rawLean: RawUpstream) {
+    public init(lean: Provider<UpstreamAPI>, resilient: Provider<UpstreamAPI>, raw: RawUpstream, rawLean: RawUpstream) {
         self.lean = lean
+        self.resilient = resilient
         self.raw = raw
         self.rawLean = rawLean
     }
