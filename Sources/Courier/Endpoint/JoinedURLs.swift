@@ -24,6 +24,12 @@ package final class JoinedURLs: Sendable {
 
     private let state = Locked(State())
 
+    /// The URLs of the provider whose endpoint closure is running, so that
+    /// `Provider.defaultEndpointMapping(for:)` called from a closure of the caller's (the usual
+    /// way to change one thing of the default) finds what that provider joined before: without
+    /// them, every such request joined and parsed its URL again (about 3,000 instructions).
+    @TaskLocal static var current: JoinedURLs?
+
     package init() {}
 
     /// The URL joined before from `base` and `path`, or the one `join` makes from them, kept.

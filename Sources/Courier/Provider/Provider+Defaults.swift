@@ -11,7 +11,7 @@ extension Provider {
     /// - Parameter target: The target.
     /// - Returns: Its endpoint.
     @Sendable public static func defaultEndpointMapping(for target: Target) -> Endpoint {
-        defaultEndpoint(for: target, known: nil)
+        defaultEndpoint(for: target, known: JoinedURLs.current)
     }
 
     /// ``defaultEndpointMapping(for:)``, with the URLs a provider joined before (`known`), so a

@@ -124,12 +124,12 @@ public final class Provider<Target: TargetType>: Sendable {
         trackInflights: Bool = false,
         options: ProviderOptions = .standard
     ) {
+        // The default mapping, with the URLs it joined kept: a target asked for again is not
+        // parsed again, also when a closure of the caller's starts from the default mapping.
+        let known = JoinedURLs()
         if let endpointClosure {
-            self.endpointClosure = endpointClosure
+            self.endpointClosure = { target in JoinedURLs.$current.withValue(known) { endpointClosure(target) } }
         } else {
-            // The default mapping, with the URLs it joined kept: a target asked for again is not
-            // parsed again.
-            let known = JoinedURLs()
             self.endpointClosure = { target in Provider.defaultEndpoint(for: target, known: known) }
         }
         self.requestClosure = requestClosure

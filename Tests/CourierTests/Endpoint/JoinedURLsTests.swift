@@ -35,4 +35,24 @@ struct JoinedURLsTests {
             #expect(provider.endpoint(target).url == Provider<SampleAPI>.defaultEndpointMapping(for: target).url)
         }
     }
+
+    @Test(
+        "the default mapping called from a closure of the caller's keeps what it joined in the running provider's table"
+    )
+    func customClosureUsesTheProvidersTable() {
+        let known = JoinedURLs()
+        let mapped = JoinedURLs.$current.withValue(known) {
+            Provider<SampleAPI>.defaultEndpointMapping(for: .user("a")).replacing(task: .requestPlain)
+        }
+        #expect(known.count == 1)
+        #expect(mapped.url == Provider<SampleAPI>.defaultEndpointMapping(for: .user("a")).url)
+        // Outside a provider's closure nothing is kept anywhere.
+        #expect(JoinedURLs.current == nil)
+
+        let provider = Provider<SampleAPI>(endpointClosure: { target in
+            #expect(JoinedURLs.current != nil)
+            return Provider<SampleAPI>.defaultEndpointMapping(for: target)
+        })
+        #expect(provider.endpoint(.user("b")).url == Provider<SampleAPI>.defaultEndpointMapping(for: .user("b")).url)
+    }
 }

@@ -12,7 +12,9 @@ import NIOHTTP1
 
 /// `courier-ahc-count <variant> <requests> <base-url>`: sends that many small GETs of
 /// `<base-url>/small.json`, one after another, through a `Provider` on `AsyncHTTPClientTransport`
-/// (`courier`; `courier-timeout` with a 60 s timeout on each), through the transport alone
+/// (`courier`; `courier-timeout` with a 60 s timeout on each; `courier-total` with a 1 s timeout,
+/// a 3 s total timeout and `RetryPolicy` as the interceptor, as the gateway sample's target, so
+/// that each `adapt` runs within the total), through the transport alone
 /// (`transport`, without the pipeline) or through raw `HTTPClient.execute` on the same client
 /// (`raw`; `raw-after-courier` after 20 requests through a provider, so that the Swift runtime's
 /// metadata caches hold Courier's types, as in the `courier` process; `raw-urlrequest` the same,
@@ -30,7 +32,7 @@ struct AHCCount {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard arguments.count == 3, let requests = Int(arguments[1]), let baseURL = URL(string: arguments[2]) else {
-            let variants = "courier|courier-timeout|transport|raw|raw-after-courier|raw-urlrequest"
+            let variants = "courier|courier-timeout|courier-total|transport|raw|raw-after-courier|raw-urlrequest"
             let usage = "usage: courier-ahc-count <\(variants)> <requests> <base-url>\n"
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)
@@ -66,6 +68,14 @@ struct AHCCount {
                 endpointClosure: {
                     Provider.defaultEndpointMapping(for: $0).replacing(options: .init(timeoutInterval: 60))
                 }, transport: AsyncHTTPClientTransport())
+            let target = CountedTarget(baseURL: baseURL)
+            get = { try await provider.request(target).data.count }
+        case "courier-total":
+            let provider = Provider<CountedTarget>(
+                endpointClosure: {
+                    Provider.defaultEndpointMapping(for: $0).replacing(
+                        options: .init(timeoutInterval: 1, totalTimeoutInterval: 3))
+                }, transport: AsyncHTTPClientTransport(), interceptor: RetryPolicy())
             let target = CountedTarget(baseURL: baseURL)
             get = { try await provider.request(target).data.count }
         case "transport":
