@@ -224,6 +224,20 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     }
 }
 
+// RequestContext.swift#2
+@Sendable func requestContextExample2() async throws {
+    struct TokenAdapter: RequestAdapter {
+        let fetchToken: @Sendable () async throws -> String   // may wait for a server
+        var boundsItsWaits: Bool { true }
+        func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+            let token = try await context.withinTotalTimeout(fetchToken)
+            var signed = request
+            signed.setHeaderField("Bearer \(token)", named: "Authorization")
+            return signed
+        }
+    }
+}
+
 // RequestRetrier.swift#1
 @Sendable func requestRetrierExample1() async throws {
     struct RetryUnavailable: RequestRetrier {

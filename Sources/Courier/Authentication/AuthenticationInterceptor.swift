@@ -170,6 +170,10 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
         }
     }
 
+    /// `true`: `adapt` waits only for a refresh, and bounds that wait by the request's total
+    /// timeout itself (``RequestContext/withinTotalTimeout(_:)``).
+    public var boundsItsWaits: Bool { true }
+
     /// Signs the request with the current credential, refreshing it first when it requires so.
     /// - Parameters:
     ///   - request: The prepared request.
@@ -192,7 +196,7 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
             }
             if let failure { throw failure }
             if let pending {
-                try await SharedTask.value(of: pending)
+                try await context.withinTotalTimeout { try await SharedTask.value(of: pending) }
                 continue
             }
             guard let credential else {
@@ -205,12 +209,12 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
                 // No credential yet: sign in once (as a refresh), then sign with it.
                 guard !refreshed else { throw AuthenticationError.missingCredential }
                 refreshed = true
-                try await refresh(from: version, since: signature.epoch, context: context)
+                try await boundedRefresh(from: version, since: signature.epoch, context: context)
                 continue
             }
             if credential.requiresRefresh && !refreshed {
                 refreshed = true
-                try await refresh(from: version, since: signature.epoch, context: context)
+                try await boundedRefresh(from: version, since: signature.epoch, context: context)
                 continue
             }
             signature.version = version
@@ -266,6 +270,14 @@ public final class AuthenticationInterceptor<Authenticator: Courier.Authenticato
     /// Waits until the credential of `version` has been replaced: joins the refresh in progress,
     /// or starts one. Returns at once when it has been replaced already; throws the failure of a
     /// refresh that failed after `epoch`.
+    /// ``refresh(from:since:context:)`` within what is left of the request's total timeout: the
+    /// only waits of `adapt`, so the provider runs it without a limit of its own around it.
+    private func boundedRefresh(from version: Int, since epoch: Int, context: RequestContext) async throws {
+        try await context.withinTotalTimeout { [self] in
+            try await refresh(from: version, since: epoch, context: context)
+        }
+    }
+
     private func refresh(from version: Int, since epoch: Int, context: RequestContext) async throws {
         let refreshContext = context.refreshContext
         let outcome = state.withLock { state in

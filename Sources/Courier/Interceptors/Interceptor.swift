@@ -41,6 +41,11 @@ public struct Interceptor: RequestInterceptor {
         self.retriers = retriers + interceptors.map { $0 as any RequestRetrier }
     }
 
+    /// Whether every adapter in it bounds its own waits.
+    public var boundsItsWaits: Bool {
+        adapters.allSatisfy(\.boundsItsWaits)
+    }
+
     /// Runs every adapter in order.
     /// - Parameters:
     ///   - request: The prepared request.

@@ -22,6 +22,8 @@ public struct RequestContext: Sendable {
     let storage: RequestStorage
     /// The provider the request belongs to, for a refresh that sends through it.
     let sender: (any RequestSending)?
+    /// The request's time limits, when the provider runs it with a total timeout.
+    let timeouts: Timeouts?
 
     /// Creates a context, for tests of your own interceptors. Each context made this way stands
     /// for a new request: what an interceptor remembers about a request is not carried over.
@@ -37,14 +39,15 @@ public struct RequestContext: Sendable {
     ) {
         self.init(
             target: target, attempt: attempt, response: response, requestID: requestID, storage: RequestStorage(),
-            sender: nil, clock: clock)
+            sender: nil, clock: clock, timeouts: nil)
     }
 
     /// Creates the context of one attempt of a request the provider runs.
     init(
         target: any TargetType, attempt: Int, response: Response?, requestID: RequestID, storage: RequestStorage,
-        sender: (any RequestSending)?, clock: any ProviderClock = .system
+        sender: (any RequestSending)?, clock: any ProviderClock = .system, timeouts: Timeouts? = nil
     ) {
+        self.timeouts = timeouts
         self.clock = clock
         self.target = target
         self.attempt = attempt
@@ -64,6 +67,35 @@ public struct RequestContext: Sendable {
     /// - Parameter reason: The reason.
     public func markRetry(_ reason: RetryReason) {
         storage.markRetry(reason)
+    }
+
+    /// Runs `wait` within what is left of the request's total timeout, when it has one (and as
+    /// is when not): for an adapter that may wait for something (a refresh, a lock of its own) and
+    /// says ``RequestAdapter/boundsItsWaits``. Time running out ends the wait at once with
+    /// ``TransportFailure/Kind/timedOut``, even if `wait` ignores the cancellation it is then
+    /// given.
+    /// ```swift
+    /// struct TokenAdapter: RequestAdapter {
+    ///     let fetchToken: @Sendable () async throws -> String   // may wait for a server
+    ///     var boundsItsWaits: Bool { true }
+    ///     func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+    ///         let token = try await context.withinTotalTimeout(fetchToken)
+    ///         var signed = request
+    ///         signed.setHeaderField("Bearer \(token)", named: "Authorization")
+    ///         return signed
+    ///     }
+    /// }
+    /// ```
+    /// - Parameter wait: The wait.
+    /// - Returns: What `wait` returned in time.
+    /// - Throws: What `wait` threw, or the timeout.
+    public func withinTotalTimeout<Value: Sendable>(
+        _ wait: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        guard let timeouts, let deadline = timeouts.deadline else { return try await wait() }
+        return try await TimeLimit.run(
+            seconds: max(0.001, deadline.remaining), clock: timeouts.limitClock, timers: timeouts.timers,
+            discard: { _ in }, wait)
     }
 
     /// What an authenticator's refresh gets: the underlying target and this request's provider.

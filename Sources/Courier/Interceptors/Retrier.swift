@@ -14,6 +14,9 @@ import Foundation
 public struct Retrier: RequestInterceptor {
     private let handler: @Sendable (URLRequest, CourierError, RequestContext) async -> RetryResult
 
+    /// `true`: a retrier adapts nothing, so it waits for nothing.
+    public var boundsItsWaits: Bool { true }
+
     /// Creates a retrier.
     /// - Parameter handler: Decides what happens after a failed attempt.
     public init(_ handler: @escaping @Sendable (URLRequest, CourierError, RequestContext) async -> RetryResult) {

@@ -33,6 +33,9 @@ import Foundation
 /// let patient = Provider<API>(interceptor: .retryPolicy(retryLimit: 5, maximumRetryAfter: 120))
 /// ```
 public struct RetryPolicy: RequestInterceptor {
+    /// `true`: the policy adapts nothing, so it waits for nothing.
+    public var boundsItsWaits: Bool { true }
+
     /// How a computed delay is spread, so that many clients do not retry in lockstep.
     ///
     /// Later versions may add cases: a `switch` over it needs a `default` (see <doc:SourceStability>).

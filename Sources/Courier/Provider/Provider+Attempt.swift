@@ -55,7 +55,8 @@ struct AttemptSetup: Sendable {
     func context(attempt number: Int, response: Response? = nil) -> RequestContext {
         RequestContext(
             target: target, attempt: number, response: response, requestID: requestID,
-            storage: storage ?? RequestStorage(), sender: sender, clock: timeouts.clock)
+            storage: storage ?? RequestStorage(), sender: sender, clock: timeouts.clock,
+            timeouts: timeouts.deadline == nil ? nil : timeouts)
     }
 }
 
@@ -260,7 +261,7 @@ extension Provider {
         if let interceptor {
             do {
                 let context = setup.context(attempt: attempt)
-                if let deadline = setup.timeouts.deadline {
+                if let deadline = setup.timeouts.deadline, !interceptorBoundsItsWaits {
                     // A refresh waited for in `adapt` counts against the request's total time.
                     let adapt: @Sendable () async throws -> URLRequest = {
                         try await interceptor.adapt(request, context: context)

@@ -48,6 +48,9 @@ public final class Provider<Target: TargetType>: Sendable {
     let transformingPlugins: [any PluginType]
     /// Adapts each attempt and decides retries, if any.
     public let interceptor: (any RequestInterceptor)?
+    /// Whether the interceptor bounds its own waits (``RequestAdapter/boundsItsWaits``): then its
+    /// `adapt` runs without the total timeout's limit around it.
+    let interceptorBoundsItsWaits: Bool
     /// Whether a request identical to one in flight joins it instead of being sent again.
     ///
     /// Identical means the same method, URL, headers (names compared without case) and body
@@ -139,6 +142,7 @@ public final class Provider<Target: TargetType>: Sendable {
         self.plugins = plugins
         self.transformingPlugins = plugins.filter { !($0 is any ObservingPlugin) }
         self.interceptor = interceptor
+        self.interceptorBoundsItsWaits = interceptor?.boundsItsWaits ?? false
         self.trackInflights = trackInflights
         self.options = options
         resilienceStates = ResilienceRegistry(providerPolicy: options.resilience)

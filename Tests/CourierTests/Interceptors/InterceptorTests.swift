@@ -135,4 +135,37 @@ struct InterceptorTests {
         #expect(try await provider.request(.user("a")).statusCode == 200)
         #expect(seen.value == ["adapt 1: -", "adapt 2: failure", "adapt 3: reauthentication"])
     }
+
+    @Test(
+        "retriers, the authentication interceptor and composites of them bound their waits; a closure adapter does not")
+    func boundsItsWaits() {
+        let retrier = Retrier { _, _, _ in .doNotRetry }
+        #expect(RetryPolicy().boundsItsWaits)
+        #expect(retrier.boundsItsWaits)
+        #expect(Interceptor(retriers: [retrier], interceptors: [RetryPolicy()]).boundsItsWaits)
+        #expect(!tagger("a", log: Locked([])).boundsItsWaits)
+        #expect(!Interceptor(adapters: [tagger("a", log: Locked([]))], interceptors: [RetryPolicy()]).boundsItsWaits)
+        #expect(
+            !Interceptor(interceptors: [RetryPolicy(), Interceptor(adapters: [tagger("b", log: Locked([]))])])
+                .boundsItsWaits)
+    }
+
+    @Test("withinTotalTimeout runs a wait as is without a total timeout, and ends it at the deadline with one")
+    func withinTotalTimeout() async throws {
+        #expect(try await context.withinTotalTimeout { 7 } == 7)
+        /// Waits for a slow token through the context, and says so: the provider adds no limit.
+        struct SelfBounded: RequestInterceptor {
+            var boundsItsWaits: Bool { true }
+            func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+                try await context.withinTotalTimeout { try await Task.sleep(nanoseconds: 30_000_000_000) }
+                return request
+            }
+        }
+        let provider = Provider<TotalLimited>(stubClosure: Provider.immediatelyStub, interceptor: SelfBounded())
+        let started = Date()
+        let error = await #expect(throws: CourierError.self) { _ = try await provider.request(TotalLimited()) }
+        #expect(error?.stage == .adapting)
+        #expect((error?.underlyingError as? TransportFailure)?.kind == .timedOut)
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
 }

@@ -65,17 +65,9 @@ struct DeadlineTimersTests {
                 return request
             }
         }
-        struct Limited: TargetType {
-            var baseURL: URL { URL(string: "https://example.com")! }
-            var path: String { "/slow" }
-            var method: HTTPMethod { .get }
-            var task: HTTPTask { .requestPlain }
-            var headers: [String: String]? { nil }
-            var totalTimeoutInterval: TimeInterval? { 0.2 }
-        }
-        let provider = Provider<Limited>(stubClosure: Provider.immediatelyStub, interceptor: Stalling())
+        let provider = Provider<TotalLimited>(stubClosure: Provider.immediatelyStub, interceptor: Stalling())
         let started = Date()
-        await #expect(throws: CourierError.self) { _ = try await provider.request(Limited()) }
+        await #expect(throws: CourierError.self) { _ = try await provider.request(TotalLimited()) }
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(provider.timers.counts.scheduled == 0)
     }

@@ -72,6 +72,10 @@ public final class TracingPlugin: ObservingPlugin, RequestInterceptor, @unchecke
         _ = requestSpan(request.requestID, target)
     }
 
+    /// `true`: injecting the context waits for nothing, so the provider runs it without a time
+    /// limit around it.
+    public var boundsItsWaits: Bool { true }
+
     /// Opens the attempt's client span and injects its context into the request's headers.
     /// - Parameters:
     ///   - request: The request to send.
