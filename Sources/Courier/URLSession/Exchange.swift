@@ -7,11 +7,11 @@ import Foundation
 /// One request and its response as they pass through ``URLSessionTransport``: the body, buffered
 /// once in memory, written to a file Courier owns, or handed to a ``TransportBody`` as it arrives
 /// (then the continuation is resumed with the head), the progress counts, the continuation that
-/// is resumed exactly once (taken out of the locked state by whoever resumes it: an unsafe
-/// continuation, since nothing else resumes it), and the task to cancel.
+/// is resumed exactly once (taken out of the locked state by whoever resumes it), and the task to
+/// cancel.
 final class Exchange: Sendable {
     private struct State: Sendable {
-        var continuation: UnsafeContinuation<TransportResponse, any Error>?
+        var continuation: CheckedContinuation<TransportResponse, any Error>?
         var cancelRequested = false
         var response: HTTPURLResponse?
         var challengeResponse: HTTPURLResponse?
@@ -105,7 +105,7 @@ final class Exchange: Sendable {
         DispatchQueue.global().async { [control] in control.stop() }
     }
 
-    func start(_ continuation: UnsafeContinuation<TransportResponse, any Error>) {
+    func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
         let cancelled = state.withLock { state in
             guard !state.cancelRequested else { return true }
             state.continuation = continuation
@@ -196,7 +196,7 @@ final class Exchange: Sendable {
         // Interim 1xx responses (100 Continue) are not the answer; wait for the final one.
         let final = http.map { $0.statusCode >= 200 || $0.statusCode == 101 } ?? false
         let expected = Self.expectedLength(of: response, http)
-        var head: UnsafeContinuation<TransportResponse, any Error>?
+        var head: CheckedContinuation<TransportResponse, any Error>?
         let proceed = state.withLock { state in
             guard !state.cancelRequested && !state.timedOut && !state.mustResend else { return false }
             // A streamed response is handed over at its head; its body follows through the writer.
@@ -285,7 +285,7 @@ final class Exchange: Sendable {
     func complete(with error: (any Error)?, response taskResponse: URLResponse?) {
         control.finish()
         let (continuation, settled):
-            (UnsafeContinuation<TransportResponse, any Error>?, Result<TransportResponse, any Error>) =
+            (CheckedContinuation<TransportResponse, any Error>?, Result<TransportResponse, any Error>) =
                 state.withLock { state in
                     defer { state.continuation = nil }
                     state.finished = true
