@@ -26,8 +26,9 @@ final class MetricHandles: @unchecked Sendable {
     private let lock = NSLock()
     private var families: [Key: Family] = [:]
     private var exchanges: [ServerKey: Exchanges] = [:]
-    /// The active-requests meter each request in flight incremented, to decrement once.
-    private var active: [RequestID: Meter] = [:]
+    /// The per-attempt metrics of each request's attempt in flight, whose active-requests meter it
+    /// incremented: decremented once, and the same metrics record the attempt's outcome.
+    private var active: [RequestID: Exchanges] = [:]
 
     init(factory: any MetricsFactory) {
         self.factory = factory
@@ -60,16 +61,20 @@ final class MetricHandles: @unchecked Sendable {
         }
     }
 
-    /// Counts `request` as active on `meter` until ``endActive(_:)``.
-    func beginActive(_ request: RequestID, on meter: Meter) {
-        let previous = lock.withLock { active.updateValue(meter, forKey: request) }
-        meter.increment()
-        previous?.decrement()
+    /// Counts `request` as active on `exchanges`' meter until ``endActive(_:)``.
+    func beginActive(_ request: RequestID, on exchanges: Exchanges) {
+        let previous = lock.withLock { active.updateValue(exchanges, forKey: request) }
+        exchanges.active.increment()
+        previous?.active.decrement()
     }
 
     /// Stops counting `request` as active, if it was.
-    func endActive(_ request: RequestID) {
-        lock.withLock { active.removeValue(forKey: request) }?.decrement()
+    /// - Returns: The metrics it was counted on, for its outcome.
+    @discardableResult
+    func endActive(_ request: RequestID) -> Exchanges? {
+        let exchanges = lock.withLock { active.removeValue(forKey: request) }
+        exchanges?.active.decrement()
+        return exchanges
     }
 
     /// A counter made on each call: for rare events (refreshes, circuit transitions).

@@ -68,7 +68,7 @@ public struct MetricsPlugin: ObservingPlugin {
     ///   - target: The target.
     public func willTransmit(_ request: PreparedRequest, target: any TargetType) {
         guard !isNoOp, let exchanges = exchanges(target, request.request, request.requestID) else { return }
-        handles.beginActive(request.requestID, on: exchanges.active)
+        handles.beginActive(request.requestID, on: exchanges)
     }
 
     /// Records the attempt's duration and sizes, and counts it.
@@ -77,7 +77,8 @@ public struct MetricsPlugin: ObservingPlugin {
     ///   - target: The target.
     public func didCompleteAttempt(_ outcome: AttemptOutcome, target: any TargetType) {
         guard !isNoOp else { return }
-        handles.endActive(outcome.requestID)
+        // The metrics found when the attempt was transmitted (one that failed before has none).
+        let sent = handles.endActive(outcome.requestID)
         let errorType: String?
         switch outcome.result {
         case .success: errorType = nil
@@ -85,7 +86,7 @@ public struct MetricsPlugin: ObservingPlugin {
         }
         family(target, outcome.request, outcome.requestID).attempts(errorType ?? "success").increment()
         let metrics = outcome.metrics
-        if let exchanges = exchanges(target, outcome.request, outcome.requestID) {
+        if let exchanges = sent ?? exchanges(target, outcome.request, outcome.requestID) {
             let results = exchanges.results(
                 .init(statusCode: metrics.statusCode, errorType: errorType, protocolVersion: metrics.protocolVersion))
             results.duration.recordNanoseconds(Int64((metrics.duration * 1e9).rounded()))
