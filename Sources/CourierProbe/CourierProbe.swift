@@ -9,6 +9,10 @@ import Foundation
 /// under ten keys of a `DiskCacheStorage` in `folder`, round after round, printing `ready` after
 /// the first: a second process for the disk store's tests (two writers, a writer killed).
 ///
+/// `courier-probe download <url> <file>` downloads `url` into `file` with
+/// `Provider.download(_:resumingInto:)`, printing `done <bytes>` or `failure <stage>`: a process
+/// to kill in the middle of a resumable download.
+///
 /// It exists because on Linux toolchains up to 6.3.1 a server that closes the connection in the
 /// middle of the response headers makes FoundationNetworking stop the process with a fatal error
 /// (swift-corelibs-foundation #5285), which nothing in the process can catch.
@@ -30,6 +34,11 @@ struct CourierProbe {
                 folder: URL(fileURLWithPath: CommandLine.arguments[2]), byte: UInt8(CommandLine.arguments[3]) ?? 0,
                 rounds: Int(CommandLine.arguments[4]) ?? 1)
         }
+        if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "download",
+            let url = URL(string: CommandLine.arguments[2])
+        {
+            return await download(url, into: URL(fileURLWithPath: CommandLine.arguments[3]))
+        }
         guard CommandLine.arguments.count == 2, let url = URL(string: CommandLine.arguments[1]) else {
             print("usage: courier-probe <url>")
             exit(2)
@@ -40,6 +49,17 @@ struct CourierProbe {
         } catch {
             let kind = (error.underlyingError as? TransportFailure)?.kind.rawValue ?? "-"
             print("failure \(error.stage.rawValue) \(kind)")
+        }
+    }
+
+    /// The resumable download.
+    static func download(_ url: URL, into file: URL) async {
+        do {
+            let response = try await Provider<Target>().download(Target(baseURL: url), resumingInto: file)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber) ?? 0
+            print("done \(response.statusCode) \(size.int64Value)")
+        } catch {
+            print("failure \(error.stage.rawValue)")
         }
     }
 

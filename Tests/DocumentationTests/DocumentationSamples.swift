@@ -780,6 +780,14 @@ import Testing
         var validationType: ValidationType { .successCodes }
     }
     // sample 2
+    let file = downloads.appendingPathComponent("dataset.zip")
+    let response = try await datasets.download(.archive, resumingInto: file) { report in
+        print(report.completedBytes, "of", report.expectedBytes ?? 0)   // bytes on disk, from earlier runs too
+    }
+    print(response.statusCode, response.fileURL?.path ?? "")   // 200, the whole file at `file`
+    _ = file
+    _ = response
+    // sample 3
     let files = Provider<Files>()
     let destination = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
     for try await report in files.requestWithProgress(.download(name: "report.pdf", to: destination)) {

@@ -307,3 +307,17 @@ struct Reactive<Base> {
     let base: Base
     init(_ base: Base) { self.base = base }
 }
+
+/// Large files to download, for the resumable download samples.
+enum Datasets: TargetType {
+    case archive
+    var baseURL: URL { URL(string: "https://downloads.example.com")! }
+    var path: String { "/dataset.zip" }
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+    var validationType: ValidationType { .successCodes }
+}
+
+let datasets = Provider<Datasets>()
+let downloads = URL(fileURLWithPath: "/tmp/Downloads")

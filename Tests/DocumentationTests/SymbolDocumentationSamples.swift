@@ -332,6 +332,16 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     }
 }
 
+// Provider+ResumableDownloads.swift#1
+@Sendable func providerResumableDownloadsExample1() async throws {
+    let file = downloads.appendingPathComponent("dataset.zip")
+    let response = try await datasets.download(.archive, resumingInto: file) { report in
+        print(Int(report.progress * 100), "%")   // counts the bytes already on disk
+    }
+    _ = file
+    _ = response
+}
+
 // Provider+Streaming.swift#1
 @Sendable func providerStreamingExample1() async throws {
     let provider = Provider<Streams>()
@@ -931,6 +941,15 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
     let parts = MultipartParser.parse(request.body, contentType: request.header("Content-Type"))
     _ = parts
     }
+}
+
+// RangedResource.swift#1
+@Sendable func rangedResourceExample1() async throws {
+    let resource = RangedResource(Data(repeating: 7, count: 1 << 20))
+    let server = try LoopbackServer { resource.reply(to: $0) }
+    resource.cutNext(after: 300_000)       // the next answer stops there, the connection closed
+    _ = resource
+    _ = server
 }
 
 // ServerReply.swift#1

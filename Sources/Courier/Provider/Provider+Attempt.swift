@@ -31,6 +31,8 @@ struct AttemptSetup: Sendable {
     let body: TransportRequest.Body
     /// Where a download goes, for a download task.
     let destination: DownloadDestination?
+    /// For a resumable download, its destination: its attempts go through ``ResumeStage``.
+    let resumingInto: URL?
     /// Receives the transfer's progress, when the caller asked for it.
     let progress: (any ProgressSink)?
     /// The attempt's and the whole request's time limits.
@@ -178,6 +180,9 @@ extension Provider {
             notes: notes, timers: timers)
         let chain = chain.chain(stubbed: setup.stubbed, policy: setup.scope != nil)
         do {
+            if let file = setup.resumingInto {
+                return .success(try await ResumeStage(destination: file).send(transportRequest, context, next: chain))
+            }
             guard let streaming = setup.streaming else {
                 return .success(try await Self.send(transportRequest, through: chain, context))
             }

@@ -16,12 +16,16 @@ extension Provider {
     /// to `progress`. With ``trackInflights``, a request that may join an identical one in flight
     /// (``RequestKey/joining(_:task:)``) does, and receives its progress from then on.
     /// A streamed request (`streaming`) never joins another: its body goes to one caller.
+    /// A resumable download (`resumingInto`) never joins another either: its file is its own.
     func perform(
-        _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil
+        _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil,
+        resumingInto file: URL? = nil
     ) async -> Result<Response, CourierError> {
         let endpoint = endpoint(for: target, streaming: streaming)
         let outcome: Result<Response, CourierError>
-        if trackInflights, streaming == nil, let request = try? endpoint.urlRequest(),
+        if file != nil {
+            outcome = await exchange(target, endpoint, progress, resumingInto: file)
+        } else if trackInflights, streaming == nil, let request = try? endpoint.urlRequest(),
             let key = RequestKey.joining(request, task: endpoint.task)
         {
             outcome = await inflights.perform(key: key, progress: progress) { shared in
@@ -51,7 +55,8 @@ extension Provider {
     /// stubbed target; the stages above it are the provider's chain (``StageChain``).
     @inline(__always)
     private func exchange(
-        _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?, streaming: StreamHandoff? = nil
+        _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?, streaming: StreamHandoff? = nil,
+        resumingInto file: URL? = nil
     ) async -> Result<Response, CourierError> {
         let id = nextRequestID()
         streaming?.requestID = id
@@ -74,7 +79,8 @@ extension Provider {
             let setup = AttemptSetup(
                 requestID: id, target: target, validationType: target.validationType, base: request,
                 engine: engine, stubbed: stub != .never, body: endpoint.task.transportBody,
-                destination: endpoint.task.downloadDestination, progress: progress, timeouts: timeouts,
+                destination: file.map(ResumableDownload.destination) ?? endpoint.task.downloadDestination,
+                resumingInto: file, progress: progress, timeouts: timeouts,
                 idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
                 streaming: streaming, cookieJar: cookieJar, sender: self,
                 storage: interceptor == nil ? nil : RequestStorage(), scope: scope)

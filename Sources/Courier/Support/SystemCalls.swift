@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -18,6 +20,21 @@ func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) 
     #else
         Glibc.write(descriptor, buffer, count)
     #endif
+}
+
+/// Writes all of `data` to `descriptor`, again after an interrupted `write(2)`.
+/// - Returns: `false` when a write failed (a full disk, say).
+func systemWriteAll(_ data: Data, to descriptor: Int32) -> Bool {
+    data.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
 }
 
 /// `close(2)`.

@@ -88,16 +88,7 @@ public final class DownloadFile: Sendable {
     }
 
     private static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return false }
-                offset += written
-            }
-            return true
-        }
+        systemWriteAll(data, to: descriptor)
     }
 
     /// Closes the file and deletes it.

@@ -29,6 +29,13 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// (URLSession sends such a body once it has it whole): a body that waits for the answer, as a
     /// full-duplex exchange does, can never be sent this way. Use AsyncHTTPClient for full duplex.
     case streamStalled(part: String, seconds: TimeInterval)
+    /// Another resumable download into this destination is running (in this process or another):
+    /// two writers would interleave their bytes in its partial file.
+    case downloadInProgress(URL)
+    /// The server answered a resumed download with a range other than the one asked for (its
+    /// `Content-Range`, or a body longer than that range): nothing of it was written, and the
+    /// partial file is as it was.
+    case rangeMismatch(expected: String, received: String)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -50,6 +57,10 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
         case .streamStalled(let part, let seconds):
             "The stream of '\(part)' gave nothing for \(seconds) s while it was read before sending; a body that "
                 + "waits for the answer (full duplex) cannot be sent through URLSession: use AsyncHTTPClientTransport."
+        case .downloadInProgress(let url):
+            "Another download into \(url.path) is running; it holds the partial file."
+        case .rangeMismatch(let expected, let received):
+            "The server answered the resumed download with \(received), not \(expected); the partial file is unchanged."
         }
     }
 }

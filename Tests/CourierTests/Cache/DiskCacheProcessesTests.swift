@@ -23,14 +23,19 @@ struct DiskCacheProcessesTests {
         }
     }
 
-    /// A `courier-probe disk-writer` process.
-    func writer(byte: UInt8, rounds: Int) throws -> (Process, Pipe) {
+    /// The `courier-probe` executable built beside the tests (next to the test bundle, or one
+    /// folder up, depending on how the toolchain lays them out).
+    static var probe: URL {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let probe = here.appendingPathComponent("CourierProbe")
-        let process = Process()
-        process.executableURL =
-            FileManager.default.fileExists(atPath: probe.path)
+        return FileManager.default.fileExists(atPath: probe.path)
             ? probe : here.deletingLastPathComponent().appendingPathComponent("CourierProbe")
+    }
+
+    /// A `courier-probe disk-writer` process.
+    func writer(byte: UInt8, rounds: Int) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = Self.probe
         process.arguments = ["disk-writer", folder.path, String(byte), String(rounds)]
         let output = Pipe()
         process.standardOutput = output

@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The unfinished file of a ``ResumableDownload``, open for appending, and locked: a second
+/// download into the same file (in this process or another) is refused while this one runs, so
+/// two writers never interleave their bytes.
+final class PartialDownload: Sendable {
+    /// Where the partial file is.
+    let url: URL
+    private let descriptor: Locked<Int32?>
+
+    /// Opens (or creates) the partial file at `url` and locks it.
+    /// - Throws: ``TransferError/downloadInProgress(_:)`` when another download holds it,
+    ///   ``TransferError/cannotWriteFile(_:)`` when it cannot be opened.
+    init(_ url: URL, destination: URL) throws(TransferError) {
+        let opened = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard opened >= 0 else { throw .cannotWriteFile(url) }
+        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+            _ = systemClose(opened)
+            throw .downloadInProgress(destination)
+        }
+        self.url = url
+        descriptor = Locked(opened)
+    }
+
+    /// The bytes on disk.
+    var length: Int64 {
+        descriptor.withLock { descriptor in
+            guard let descriptor else { return 0 }
+            var status = stat()
+            return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
+        }
+    }
+
+    /// Empties the file, to start the download over.
+    /// - Returns: `false` when the file could not be emptied.
+    func truncate() -> Bool {
+        descriptor.withLock { descriptor in
+            guard let descriptor else { return false }
+            return ftruncate(descriptor, 0) == 0
+        }
+    }
+
+    /// Appends `data`.
+    /// - Returns: `false` when the write failed (a full disk, say).
+    func append(_ data: Data) -> Bool {
+        descriptor.withLock { descriptor in
+            guard let descriptor else { return false }
+            return systemWriteAll(data, to: descriptor)
+        }
+    }
+
+    /// Closes the file, which releases its lock.
+    func close() {
+        descriptor.withLock { descriptor in
+            if let open = descriptor { _ = systemClose(open) }
+            descriptor = nil
+        }
+    }
+
+    deinit {
+        close()
+    }
+}
