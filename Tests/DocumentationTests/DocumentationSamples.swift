@@ -65,6 +65,13 @@ import Testing
         else { print("\(Int(report.progress * 100)) %") }
     }
     _ = files
+    // sample 6
+    let file = URL(fileURLWithPath: "/tmp/Downloads/dataset.zip")
+    let response = try await datasets.download(.archive, resumingInto: file) { report in
+        print(report.completedBytes, "bytes on disk")
+    }
+    _ = file
+    _ = response
 }
 
 /// The samples of AuthenticationAndRetries.md.

@@ -33,6 +33,8 @@ enum Measurement {
             figures = try await HTTPBench.concurrent(variant, baseURL, count: count ?? 10_000, width: 32)
         case ("large-memory", _): figures = try await LargeBench.inMemory(variant, baseURL)
         case ("large-file", _): figures = try await LargeBench.toFile(variant, baseURL)
+        case ("resume-whole", _): figures = try await ResumeBench.whole(variant, baseURL)
+        case ("resume-cuts", _): figures = try await ResumeBench.cuts(variant)
         case ("multipart", _): figures = try await UploadBench.multipart(variant, baseURL, mebibytes: count ?? 1024)
         case ("rss-growth", _): figures = try await SteadyStateBench.rssGrowth(variant, baseURL, count: count ?? 10_000)
         case ("cancel-latency", _):

@@ -20,8 +20,9 @@ struct ResumeStage: Stage {
 
     /// What a response to a piece means for the file.
     private enum Answer {
-        /// The whole representation, from its first byte (a 200).
-        case whole(total: Int64?)
+        /// The whole representation, from its first byte (a 200); not resumable when the server
+        /// encoded it anyway (a range of encoded bytes cannot be appended to decoded ones).
+        case whole(total: Int64?, resumable: Bool)
         /// The range asked for, from the end of the partial file (`nil` when its `Content-Range`,
         /// given as `announced`, is not one byte range).
         case rest(ClosedRange<Int64>?, total: Int64?, announced: String?)
@@ -36,35 +37,32 @@ struct ResumeStage: Stage {
     func send(
         _ request: TransportRequest, _ context: ExchangeContext, next chain: StageChain.Next
     ) async throws -> TransportResponse {
-        try? FileManager.default.createDirectory(
-            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let partial = try PartialDownload(ResumableDownload.partialURL(of: destination), destination: destination)
+        let (partial, saved) = try open(for: request)
         defer { partial.close() }
-        let stateURL = ResumableDownload.stateURL(of: destination)
-        let resource = ResumeState.resource(of: request.urlRequest.url)
-        var state = ResumeState.read(stateURL).flatMap { $0.resource == resource ? $0 : nil }
-        if state == nil { try restart(partial) }
+        var state = saved
         var restarted = false
         while true {
             let have = partial.length
             let response = try await chain(Self.piece(of: request, from: have, state: state), context)
             let body = response.stream ?? TransportBody(response.data)
             switch Self.answer(to: response, have: have, state: state) {
-            case .whole(let total):
+            case .whole(let total, let resumable):
                 try restart(partial)
-                state = ResumeState(response: response.headerFields, url: request.urlRequest.url, total: total)
+                state =
+                    resumable
+                    ? ResumeState(response: response.headerFields, url: request.urlRequest.url, total: total) : nil
                 try save(state)
-                try await receive(body, into: partial, limit: nil, state: state, request: request)
-                return finished(response, partial: partial, total: total ?? partial.length, request: request)
+                try await receive(
+                    body, into: partial, limit: nil, total: total, resumable: state != nil, request: request)
+                return finished(response, partial: partial, request: request)
             case .rest(let range, let total, let announced):
                 guard let range, range.lowerBound == have else {
                     throw TransferError.rangeMismatch(
                         expected: "bytes \(have)-", received: announced ?? "no Content-Range")
                 }
-                try await receive(body, into: partial, limit: range, state: state, request: request)
-                let length = partial.length
-                guard let total, length < total else {
-                    return finished(response, partial: partial, total: length, request: request)
+                try await receive(body, into: partial, limit: range, total: total, resumable: true, request: request)
+                guard let total, partial.length < total else {
+                    return finished(response, partial: partial, request: request)
                 }
             case .unsatisfiable where !restarted:
                 restarted = true
@@ -96,8 +94,10 @@ struct ResumeStage: Stage {
     private static func answer(to response: TransportResponse, have: Int64, state: ResumeState?) -> Answer {
         switch response.statusCode {
         case 200:
-            let length = response.headerFields["Content-Length"].flatMap { Int64($0) }
-            return .whole(total: length)
+            let fields = response.headerFields
+            let encoded = fields["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
+            let length = encoded ? nil : fields["Content-Length"].flatMap { Int64($0) }
+            return .whole(total: length, resumable: !encoded)
         case 206:
             // Checked before its body is read: a wrong range is an error, never appended.
             let announced = response.headerFields["Content-Range"]
@@ -112,16 +112,16 @@ struct ResumeStage: Stage {
 }
 
 extension ResumeStage {
-    /// Appends `body` to `partial`: all of it, or, for a range, exactly the range (which must
-    /// start at the partial file's end). Reports the progress of the whole file. When the body
-    /// fails, what arrived stays on disk if the download can be resumed, and is emptied if not.
+    /// Appends `body` to `partial`: all of it, or, for a range, exactly the range (which starts
+    /// at the partial file's end). Reports the progress of the whole file (`total` bytes). When
+    /// the body fails, what arrived stays on disk if the download can be `resumable`, and is
+    /// emptied if not.
     private func receive(
-        _ body: TransportBody, into partial: PartialDownload, limit range: ClosedRange<Int64>?, state: ResumeState?,
-        request: TransportRequest
+        _ body: TransportBody, into partial: PartialDownload, limit range: ClosedRange<Int64>?, total: Int64?,
+        resumable: Bool, request: TransportRequest
     ) async throws {
         let start = partial.length
         let expected = range.map { $0.upperBound - $0.lowerBound + 1 }
-        let total = state?.total
         var received: Int64 = 0
         do {
             for try await chunk in body {
@@ -138,9 +138,23 @@ extension ResumeStage {
                 throw TransportFailure(kind: .connectionLost, underlyingError: URLError(.networkConnectionLost))
             }
         } catch {
-            if state == nil { _ = partial.truncate() }
+            if !resumable { _ = partial.truncate() }
             throw error
         }
+    }
+
+    /// The partial file, locked, and its state when it is for `request`'s resource; without one,
+    /// the file is emptied (nothing proves its bytes belong to the file the server has now).
+    private func open(for request: TransportRequest) throws -> (PartialDownload, ResumeState?) {
+        try? FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let partial = try PartialDownload(ResumableDownload.partialURL(of: destination), destination: destination)
+        let resource = ResumeState.resource(of: request.urlRequest.url)
+        let state = ResumeState.read(ResumableDownload.stateURL(of: destination)).flatMap {
+            $0.resource == resource ? $0 : nil
+        }
+        if state == nil { try restart(partial) }
+        return (partial, state)
     }
 
     /// Empties the partial file and forgets its state: the download starts from the first byte.
@@ -159,8 +173,9 @@ extension ResumeStage {
     /// The whole file as the answer: a 200 of the whole representation, as a cache that joins
     /// ranges presents it (RFC 9110 §14.4, RFC 9111 §3.4), whatever pieces it took.
     private func finished(
-        _ last: TransportResponse, partial: PartialDownload, total: Int64, request: TransportRequest
+        _ last: TransportResponse, partial: PartialDownload, request: TransportRequest
     ) -> TransportResponse {
+        let total = partial.length
         partial.close()
         try? FileManager.default.removeItem(at: ResumableDownload.stateURL(of: destination))
         var fields = last.headerFields
