@@ -52,7 +52,7 @@ plan = [
     ("resume-whole", "seconds", "resumable", "plain", "100 MiB: resumable download ÷ plain download", "s"),
     ("resume-whole", "peak_rss_growth_mib", "resumable", "plain", "", "MiB"),
     ("resume-cuts", "seconds", "cut", "whole", "100 MiB cut 5 times and resumed ÷ uncut (in-process server)", "s"),
-    ("resume-cuts", "sent_again_fraction", "cut", None, "bytes sent again over the file's size, 5 cuts", ""),
+    ("resume-cuts", "sent_again_percent", "cut", None, "bytes sent again, % of the file, 5 cuts", "%"),
     ("multipart", "peak_rss_growth_mib", "courier", "raw", "≤ 64 MiB (1 GiB file; raw: plain file upload)", "MiB"),
     ("multipart", "seconds", "courier", "raw", "", "s"),
     ("rss-growth", "rss_growth_mib_per_10k", "courier", "raw", "≤ raw + 1 MiB per 10k (64 in flight, after warm-up)", "MiB"),

@@ -15,11 +15,13 @@ enum ResumeBench {
     static func whole(_ variant: String, _ baseURL: URL) async throws -> [String: Double] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("large.bin")
         let provider = Provider<DownloadTarget>()
         let large = DownloadTarget(baseURL: baseURL, path: "large.bin", destination: file)
         // Warm: the connection and the provider's first request.
-        _ = try await provider.request(DownloadTarget(baseURL: baseURL, path: "small.json", destination: file))
+        let warm = folder.appendingPathComponent("small.json")
+        _ = try await provider.request(DownloadTarget(baseURL: baseURL, path: "small.json", destination: warm))
         let download: @Sendable () async throws -> Void
         switch variant {
         case "resumable": download = { _ = try await provider.download(large, resumingInto: file) }
@@ -64,7 +66,7 @@ enum ResumeBench {
         let written = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
         guard written == size else { throw BenchError.failed("file of \(written) bytes") }
         return [
-            "seconds": elapsed, "sent_again_fraction": Double(resource.bytesSent - Int64(size)) / Double(size),
+            "seconds": elapsed, "sent_again_percent": Double(resource.bytesSent - Int64(size)) * 100 / Double(size),
             "requests": Double(resource.rangesAsked.count),
         ]
     }

@@ -47,6 +47,13 @@ public final class DownloadFile: Sendable {
         self.state = Locked(State(descriptor: descriptor))
     }
 
+    /// Writes to `descriptor`, an open file at `url` (a resumable download's partial file, opened
+    /// for appending); closing this closes it.
+    init(descriptor: Int32, url: URL) {
+        self.url = url
+        self.state = Locked(State(descriptor: descriptor))
+    }
+
     /// Appends `data`.
     /// - Parameter data: The bytes.
     /// - Returns: `false` when a write failed (a full disk, say), or the file is closed.

@@ -10,10 +10,15 @@ import Foundation
 
 /// The unfinished file of a ``ResumableDownload``, open for appending, and locked: a second
 /// download into the same file (in this process or another) is refused while this one runs, so
-/// two writers never interleave their bytes.
+/// two writers never interleave their bytes. Writes are gathered as a ``DownloadFile`` gathers
+/// them (up to 256 KiB a write); what is gathered is written before the length is read, before
+/// the file is emptied, and when it is closed, so the file on disk is always a prefix of what
+/// arrived (a killed process loses at most the last batch, and resumes before it).
 final class PartialDownload: Sendable {
     /// Where the partial file is.
-    let url: URL
+    var url: URL { writer.url }
+    private let writer: DownloadFile
+    /// The descriptor while it is open (the writer closes it), for its length and its truncation.
     private let descriptor: Locked<Int32?>
 
     /// Opens (or creates) the partial file at `url` and locks it.
@@ -26,14 +31,14 @@ final class PartialDownload: Sendable {
             _ = systemClose(opened)
             throw .downloadInProgress(destination)
         }
-        self.url = url
+        writer = DownloadFile(descriptor: opened, url: url)
         descriptor = Locked(opened)
     }
 
-    /// The bytes on disk.
+    /// The bytes on disk, once what is gathered is written.
     var length: Int64 {
         descriptor.withLock { descriptor in
-            guard let descriptor else { return 0 }
+            guard let descriptor, writer.flush() else { return 0 }
             var status = stat()
             return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
         }
@@ -43,7 +48,7 @@ final class PartialDownload: Sendable {
     /// - Returns: `false` when the file could not be emptied.
     func truncate() -> Bool {
         descriptor.withLock { descriptor in
-            guard let descriptor else { return false }
+            guard let descriptor, writer.flush() else { return false }
             return ftruncate(descriptor, 0) == 0
         }
     }
@@ -51,16 +56,15 @@ final class PartialDownload: Sendable {
     /// Appends `data`.
     /// - Returns: `false` when the write failed (a full disk, say).
     func append(_ data: Data) -> Bool {
-        descriptor.withLock { descriptor in
-            guard let descriptor else { return false }
-            return systemWriteAll(data, to: descriptor)
-        }
+        writer.write(data)
     }
 
-    /// Closes the file, which releases its lock.
+    /// Writes what is gathered and closes the file, which releases its lock.
     func close() {
         descriptor.withLock { descriptor in
-            if let open = descriptor { _ = systemClose(open) }
+            guard descriptor != nil else { return }
+            writer.flush()
+            writer.close()
             descriptor = nil
         }
     }
