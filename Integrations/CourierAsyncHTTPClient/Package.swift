@@ -30,6 +30,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         // The tests send generated OpenAPI calls through Courier on this engine.
         .package(name: "CourierOpenAPI", path: "../CourierOpenAPI"),
+        // The tests' resumable upload server: SwiftNIO's implementation of the IETF draft
+        // (AsyncHTTPClient depends on swift-nio-extras already).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -95,6 +99,10 @@ let package = Package(
                 .product(name: "CourierOpenAPI", package: "CourierOpenAPI"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "NIOResumableUpload", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: upcomingFeatures
         ),

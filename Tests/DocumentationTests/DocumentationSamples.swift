@@ -795,6 +795,14 @@ import Testing
     _ = file
     _ = response
     // sample 3
+    let video = URL(fileURLWithPath: "/tmp/Uploads/talk.mov")
+    let uploaded = try await media.upload(.video, resumingFrom: video) { report in
+        print(report.completedBytes, "of", report.expectedBytes ?? 0)   // what the server has
+    }
+    print(uploaded.statusCode)   // the server's answer to the whole upload
+    _ = video
+    _ = uploaded
+    // sample 4
     let files = Provider<Files>()
     let destination = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
     for try await report in files.requestWithProgress(.download(name: "report.pdf", to: destination)) {

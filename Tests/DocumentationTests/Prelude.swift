@@ -321,3 +321,16 @@ enum Datasets: TargetType {
 
 let datasets = Provider<Datasets>()
 let downloads = URL(fileURLWithPath: "/tmp/Downloads")
+
+/// Large files to upload, for the resumable upload samples.
+enum Media: TargetType {
+    case video
+    var baseURL: URL { URL(string: "https://uploads.example.com")! }
+    var path: String { "/videos" }
+    var method: HTTPMethod { .post }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+    var validationType: ValidationType { .successCodes }
+}
+
+let media = Provider<Media>()

@@ -342,6 +342,16 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     _ = response
 }
 
+// Provider+ResumableUploads.swift#1
+@Sendable func providerResumableUploadsExample1() async throws {
+    let video = URL(fileURLWithPath: "/tmp/Uploads/talk.mov")
+    let response = try await media.upload(.video, resumingFrom: video) { report in
+        print(report.completedBytes, "bytes on the server")
+    }
+    _ = video
+    _ = response
+}
+
 // Provider+Streaming.swift#1
 @Sendable func providerStreamingExample1() async throws {
     let provider = Provider<Streams>()
@@ -949,6 +959,15 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
     let server = try LoopbackServer { resource.reply(to: $0) }
     resource.cutNext(after: 300_000)       // the next answer stops there, the connection closed
     _ = resource
+    _ = server
+}
+
+// ResumableUploadServer.swift#1
+@Sendable func resumableUploadServerExample1() async throws {
+    let uploads = ResumableUploadServer()
+    let server = try LoopbackServer { uploads.reply(to: $0) }
+    uploads.cutNextAppend(after: 300_000)   // keeps that much of the next append, then closes
+    _ = uploads
     _ = server
 }
 

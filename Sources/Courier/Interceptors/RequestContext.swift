@@ -18,6 +18,11 @@ public struct RequestContext: Sendable {
     public var retryReason: RetryReason? {
         attempt > 1 ? storage.lastRetryReason : nil
     }
+    /// Whether the request is a resumable transfer (``Provider/download(_:resumingInto:progress:)``,
+    /// ``Provider/upload(_:resumingFrom:stateDirectory:progress:)``): a retry of it sends only what
+    /// the server lacks and can never apply anything twice, whatever its method, so
+    /// ``RetryPolicy`` retries it as it retries an idempotent request.
+    public internal(set) var resumesTransfer = false
     /// What interceptors remember about this request across its attempts.
     let storage: RequestStorage
     /// The provider the request belongs to, for a refresh that sends through it.

@@ -126,10 +126,10 @@ public struct RetryPolicy: RequestInterceptor {
     public func retry(_ request: URLRequest, dueTo error: CourierError, context: RequestContext) async
         -> RetryResult
     {
-        decision(
-            for: Attempt(
-                request: request, error: error, number: context.attempt, idempotency: context.target.idempotency),
-            random: .random(in: 0..<1), now: context.clock.date())
+        var attempt = Attempt(
+            request: request, error: error, number: context.attempt, idempotency: context.target.idempotency)
+        attempt.resumesTransfer = context.resumesTransfer
+        return decision(for: attempt, random: .random(in: 0..<1), now: context.clock.date())
     }
 
     /// What a ``RetryPolicy`` decides from: the failed attempt's request, error and number.
@@ -143,6 +143,9 @@ public struct RetryPolicy: RequestInterceptor {
         /// The target's idempotency: a request made idempotent by a key is retried whatever its
         /// method; one that is never idempotent is never retried.
         public var idempotency: Idempotency
+        /// Whether the request is a resumable transfer (``RequestContext/resumesTransfer``): it is
+        /// retried whatever its method, unless its idempotency is ``Idempotency/never``.
+        public var resumesTransfer = false
 
         /// Describes a failed attempt.
         /// - Parameters:
@@ -197,7 +200,7 @@ public struct RetryPolicy: RequestInterceptor {
     private func isRetryable(_ attempt: Attempt, announced: ServerWait?) -> Bool {
         let method = HTTPMethod(rawValue: attempt.request.httpMethod ?? "GET")
         switch attempt.idempotency.mode {
-        case .byMethod: guard retryableHTTPMethods.contains(method) else { return false }
+        case .byMethod: guard attempt.resumesTransfer || retryableHTTPMethods.contains(method) else { return false }
         // A key makes any method safe to retry, when the request carries it.
         case .key: guard attempt.idempotency.allowsResending(attempt.request) else { return false }
         case .never: return false

@@ -33,6 +33,8 @@ struct AttemptSetup: Sendable {
     let destination: DownloadDestination?
     /// For a resumable download, its destination: its attempts go through ``ResumeStage``.
     let resumingInto: URL?
+    /// For a resumable upload, its file and state: its attempts go through ``UploadResumeStage``.
+    let uploading: ResumableUploadSource?
     /// Receives the transfer's progress, when the caller asked for it.
     let progress: (any ProgressSink)?
     /// The attempt's and the whole request's time limits.
@@ -55,10 +57,12 @@ struct AttemptSetup: Sendable {
 
     /// The interceptor's context for attempt `number`.
     func context(attempt number: Int, response: Response? = nil) -> RequestContext {
-        RequestContext(
+        var context = RequestContext(
             target: target, attempt: number, response: response, requestID: requestID,
             storage: storage ?? RequestStorage(), sender: sender, clock: timeouts.clock,
             timeouts: timeouts.deadline == nil ? nil : timeouts)
+        context.resumesTransfer = resumingInto != nil || uploading?.resumable.value == true
+        return context
     }
 }
 
@@ -180,6 +184,10 @@ extension Provider {
             notes: notes, timers: timers)
         let chain = chain.chain(stubbed: setup.stubbed, policy: setup.scope != nil)
         do {
+            if let upload = setup.uploading {
+                let stage = UploadResumeStage(source: upload)
+                return .success(try await stage.send(transportRequest, context, next: chain))
+            }
             if let file = setup.resumingInto {
                 return .success(try await ResumeStage(destination: file).send(transportRequest, context, next: chain))
             }

@@ -16,15 +16,16 @@ extension Provider {
     /// to `progress`. With ``trackInflights``, a request that may join an identical one in flight
     /// (``RequestKey/joining(_:task:)``) does, and receives its progress from then on.
     /// A streamed request (`streaming`) never joins another: its body goes to one caller.
-    /// A resumable download (`resumingInto`) never joins another either: its file is its own.
+    /// A resumable download (`resumingInto`) or upload (`uploading`) never joins another either:
+    /// its file is its own.
     func perform(
         _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil,
-        resumingInto file: URL? = nil
+        resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil
     ) async -> Result<Response, CourierError> {
         let endpoint = endpoint(for: target, streaming: streaming)
         let outcome: Result<Response, CourierError>
-        if file != nil {
-            outcome = await exchange(target, endpoint, progress, resumingInto: file)
+        if file != nil || upload != nil {
+            outcome = await exchange(target, endpoint, progress, resumingInto: file, uploading: upload)
         } else if trackInflights, streaming == nil, let request = try? endpoint.urlRequest(),
             let key = RequestKey.joining(request, task: endpoint.task)
         {
@@ -56,7 +57,7 @@ extension Provider {
     @inline(__always)
     private func exchange(
         _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?, streaming: StreamHandoff? = nil,
-        resumingInto file: URL? = nil
+        resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil
     ) async -> Result<Response, CourierError> {
         let id = nextRequestID()
         streaming?.requestID = id
@@ -80,7 +81,7 @@ extension Provider {
                 requestID: id, target: target, validationType: target.validationType, base: request,
                 engine: engine, stubbed: stub != .never, body: endpoint.task.transportBody,
                 destination: file.map(ResumableDownload.destination) ?? endpoint.task.downloadDestination,
-                resumingInto: file, progress: progress, timeouts: timeouts,
+                resumingInto: file, uploading: upload, progress: progress, timeouts: timeouts,
                 idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
                 streaming: streaming, cookieJar: cookieJar, sender: self,
                 storage: interceptor == nil ? nil : RequestStorage(), scope: scope)

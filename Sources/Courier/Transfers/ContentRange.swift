@@ -8,12 +8,12 @@ struct ContentRange: Sendable, Hashable {
 
     /// Parses `text`; `nil` for anything but a single, well-formed byte range.
     init?(_ text: String) {
-        let trimmed = text.trimmingSpaces
+        let trimmed = text.trimmingSpacesAndTabs
         guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
         let parts = trimmed.dropFirst(6).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
-        let range = String(parts[0]).trimmingSpaces
-        let length = String(parts[1]).trimmingSpaces
+        let range = String(parts[0]).trimmingSpacesAndTabs
+        let length = String(parts[1]).trimmingSpacesAndTabs
         if length == "*" {
             total = nil
         } else {
@@ -37,15 +37,5 @@ struct ContentRange: Sendable, Hashable {
     private static func number(_ text: String) -> Int64? {
         guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
         return Int64(text)
-    }
-}
-
-extension String {
-    /// The text without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpaces: String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-        return String(view)
     }
 }

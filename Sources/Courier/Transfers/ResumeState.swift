@@ -59,17 +59,6 @@ struct ResumeState: Codable, Sendable, Equatable {
     /// - Returns: `false` when it could not be written.
     func write(to url: URL) -> Bool {
         guard let data = try? JSONEncoder().encode(self) else { return false }
-        let sibling = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).\(UUID().uuidString)")
-        do {
-            try data.write(to: sibling)
-            guard systemRename(sibling.path, url.path) == 0 else {
-                try? FileManager.default.removeItem(at: sibling)
-                return false
-            }
-            return true
-        } catch {
-            return false
-        }
+        return data.writeReplacing(url)
     }
 }

@@ -36,6 +36,9 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `Content-Range`, or a body longer than that range): nothing of it was written, and the
     /// partial file is as it was.
     case rangeMismatch(expected: String, received: String)
+    /// The server of a resumable upload gave no usable offset for its upload resource (at this
+    /// URL), or kept answering with another offset than the one the upload was sent from.
+    case uploadOffsetMismatch(URL)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -59,6 +62,8 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "waits for the answer (full duplex) cannot be sent through URLSession: use AsyncHTTPClientTransport."
         case .downloadInProgress(let url):
             "Another download into \(url.path) is running; it holds the partial file."
+        case .uploadOffsetMismatch(let url):
+            "The server gave no usable offset for the upload at \(url.absoluteString)."
         case .rangeMismatch(let expected, let received):
             "The server answered the resumed download with \(received), not \(expected); the partial file is unchanged."
         }

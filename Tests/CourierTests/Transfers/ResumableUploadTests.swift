@@ -1,0 +1,133 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Resumable uploads (the IETF draft, interop version 6) on URLSession against a loopback server
+/// that speaks it (``ResumableUploadServer``): cut appends, retries, a later call, a server that
+/// forgot its uploads, one that does not take resumable uploads, a changed file.
+@Suite("Resumable uploads")
+struct ResumableUploadTests {
+    private struct Setup {
+        let uploads = ResumableUploadServer()
+        let server: LoopbackServer
+        let file: URL
+        let data: Data
+        let states: URL
+        let target: TransferTarget
+
+        init(size: Int) throws {
+            let folder = try Scratch.folder()
+            (file, data) = try Scratch.file(in: folder, name: "upload.bin", size: size)
+            states = folder.appendingPathComponent("states")
+            let uploads = uploads
+            server = try LoopbackServer { uploads.reply(to: $0) }
+            target = TransferTarget(baseURL: server.baseURL, path: "files", method: .post, task: .requestPlain)
+        }
+
+        var methods: [String] { server.requests.map { "\($0.method) \($0.path)" } }
+    }
+
+    private static func retries(_ limit: Int) -> RetryPolicy {
+        RetryPolicy(retryLimit: limit, exponentialBackoffScale: 0.001, jitter: .none)
+    }
+
+    @Test("a POST whose append is cut three times resumes on each retry: the server has the exact bytes, once")
+    func cutAppendsWithRetries() async throws {
+        let setup = try Setup(size: 4 << 20)
+        defer { setup.server.stop() }
+        for cut in [100_000, 1_000_000, 2_500_000] { setup.uploads.cutNextAppend(after: cut) }
+        let provider = Provider<TransferTarget>(interceptor: Self.retries(4))
+        let progress = ProgressLog()
+        let response = try await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states) {
+            progress.add($0)
+        }
+
+        #expect(response.statusCode == 200)
+        #expect(try response.mapString() == String(4 << 20))
+        #expect(setup.uploads.completed == [setup.data])
+        #expect(setup.uploads.bytesReceived == Int64(4 << 20))
+        #expect(
+            setup.methods == [
+                "OPTIONS /files", "POST /files", "PATCH /uploads/1", "HEAD /uploads/1", "PATCH /uploads/1",
+                "HEAD /uploads/1", "PATCH /uploads/1", "HEAD /uploads/1", "PATCH /uploads/1",
+            ])
+        #expect(progress.isMonotonicEndingAtOne)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.states.path).isEmpty)
+    }
+
+    @Test("a failed upload is resumed by the next call from the server's offset")
+    func resumesAcrossCalls() async throws {
+        let setup = try Setup(size: 1 << 20)
+        defer { setup.server.stop() }
+        setup.uploads.cutNextAppend(after: 300_000)
+        let provider = Provider<TransferTarget>()
+        let error = await #expect(throws: CourierError.self) {
+            try await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
+        }
+        #expect((error?.underlyingError as? TransportFailure)?.kind == .connectionLost)
+        #expect(setup.uploads.openUploads == 1)
+
+        let response = try await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
+        #expect(try response.mapString() == String(1 << 20))
+        #expect(setup.uploads.completed == [setup.data])
+        #expect(setup.methods.suffix(2) == ["HEAD /uploads/1", "PATCH /uploads/1"])
+        let append = try #require(setup.server.requests.last)
+        #expect(append.header("Upload-Offset") == "300000")
+        #expect(append.body.count == (1 << 20) - 300_000)
+    }
+
+    @Test("a server that forgot the upload (404 to HEAD) gets a new upload, from the first byte")
+    func forgottenUploadStartsOver() async throws {
+        let setup = try Setup(size: 500_000)
+        defer { setup.server.stop() }
+        setup.uploads.cutNextAppend(after: 200_000)
+        let provider = Provider<TransferTarget>()
+        _ = try? await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
+        setup.uploads.forgetUploads()
+        _ = try await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
+        #expect(setup.uploads.completed == [setup.data])
+        #expect(setup.methods.suffix(4) == ["HEAD /uploads/1", "OPTIONS /files", "POST /files", "PATCH /uploads/2"])
+    }
+
+    @Test("a server without resumable uploads gets the whole file in one POST, never sent twice")
+    func plainFallback() async throws {
+        let setup = try Setup(size: 300_000)
+        defer { setup.server.stop() }
+        setup.uploads.takesResumableUploads = false
+        let provider = Provider<TransferTarget>(interceptor: Self.retries(3))
+        let response = try await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
+        #expect(try response.mapString() == "300000")
+        #expect(setup.methods == ["OPTIONS /files", "POST /files"])
+        #expect(setup.server.requests.last?.header("Upload-Complete") == nil)
+
+        let closing = try LoopbackServer { request in
+            request.method == "OPTIONS" ? ServerReply(status: 405) : .closeConnection
+        }
+        defer { closing.stop() }
+        var target = setup.target
+        target.baseURL = closing.baseURL
+        await #expect(throws: CourierError.self) {
+            try await provider.upload(target, resumingFrom: setup.file, stateDirectory: setup.states)
+        }
+        #expect(closing.requests.map(\.method) == ["OPTIONS", "POST"])
+    }
+
+    @Test("a file that changed since the upload began is uploaded again from its first byte")
+    func changedFile() async throws {
+        let setup = try Setup(size: 400_000)
+        defer { setup.server.stop() }
+        setup.uploads.cutNextAppend(after: 100_000)
+        let provider = Provider<TransferTarget>()
+        _ = try? await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
+        let changed = Data(repeating: 9, count: 123_456)
+        try changed.write(to: setup.file)
+        _ = try await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
+        #expect(setup.uploads.completed == [changed])
+        #expect(setup.methods.suffix(3) == ["OPTIONS /files", "POST /files", "PATCH /uploads/2"])
+    }
+}
