@@ -39,6 +39,9 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server of a resumable upload gave no usable offset for its upload resource (at this
     /// URL), or kept answering with another offset than the one the upload was sent from.
     case uploadOffsetMismatch(URL)
+    /// The server of a resumable upload takes uploads of at most this many bytes (its
+    /// `Upload-Limit`'s `max-size`), fewer than the file has: nothing of it was sent.
+    case uploadTooLarge(limit: Int64)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -62,6 +65,8 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "waits for the answer (full duplex) cannot be sent through URLSession: use AsyncHTTPClientTransport."
         case .downloadInProgress(let url):
             "Another download into \(url.path) is running; it holds the partial file."
+        case .uploadTooLarge(let limit):
+            "The server takes uploads of at most \(limit) bytes; the file is larger, and nothing was sent."
         case .uploadOffsetMismatch(let url):
             "The server gave no usable offset for the upload at \(url.absoluteString)."
         case .rangeMismatch(let expected, let received):

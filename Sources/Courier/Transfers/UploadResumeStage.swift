@@ -38,7 +38,7 @@ struct UploadResumeStage: Stage {
             }
             return try await append(from: known.offset, to: state.location, file, request, context, chain, stateURL)
         }
-        guard try await Self.takesResumableUploads(request, context, chain) else {
+        guard try await Self.takesResumableUploads(request, file, context, chain) else {
             self.source.resumable.withLock { $0 = false }
             return try await chain(Self.plain(request, file), context)
         }
@@ -53,7 +53,8 @@ struct UploadResumeStage: Stage {
     }
 
     /// Appends the file from `offset` to the upload resource; a conflict (the server has another
-    /// offset) is followed at most twice.
+    /// offset) is followed at most twice. The state is kept after a server error (5xx), so that a
+    /// retry resumes.
     private func append(
         from offset: Int64, to location: URL, _ source: UploadSource, _ request: TransportRequest,
         _ context: ExchangeContext, _ chain: StageChain.Next, _ stateURL: URL
@@ -64,7 +65,9 @@ struct UploadResumeStage: Stage {
             let response = try await chain(Self.appending(source, from: offset, to: location, request), context)
             let serverOffset = UploadFields.integer(response.headerFields["Upload-Offset"])
             guard response.statusCode == 409, let serverOffset else {
-                try? FileManager.default.removeItem(at: stateURL)
+                // A server error leaves the upload resource for a retry to resume; any other
+                // answer ends the upload.
+                if response.statusCode < 500 { try? FileManager.default.removeItem(at: stateURL) }
                 return response
             }
             offset = serverOffset
@@ -98,8 +101,10 @@ extension UploadResumeStage {
 
     /// Whether the target's resource takes resumable uploads: its answer to `OPTIONS` carries
     /// `Upload-Limit` (or the draft's interop version).
+    /// - Throws: ``TransferError/uploadTooLarge(limit:)`` when the limit's `max-size` is smaller
+    ///   than the file: nothing is sent.
     private static func takesResumableUploads(
-        _ request: TransportRequest, _ context: ExchangeContext, _ chain: StageChain.Next
+        _ request: TransportRequest, _ file: UploadSource, _ context: ExchangeContext, _ chain: StageChain.Next
     ) async throws -> Bool {
         var options = request
         options.urlRequest.httpMethod = "OPTIONS"
@@ -111,6 +116,9 @@ extension UploadResumeStage {
         options.progress = nil
         let response = try await Provider<MultiTarget>.send(options, through: chain, context)
         let fields = response.headerFields
+        if let limit = UploadFields.limits(fields["Upload-Limit"]).maxSize, limit < file.length {
+            throw TransferError.uploadTooLarge(limit: limit)
+        }
         return fields["Upload-Limit"] != nil || fields["Upload-Draft-Interop-Version"] != nil
     }
 

@@ -14,14 +14,15 @@ import Foundation
 /// offset to a `HEAD`, appends a `PATCH` at the right offset (a `409` with the real one otherwise),
 /// deletes it on `DELETE`, and answers the completed upload with a `200` whose body is the byte
 /// count. Misbehaviour on purpose: cut an append at a chosen byte (the bytes before it kept, the
-/// connection closed without an answer), forget every upload (a restarted server without
+/// connection closed without an answer, or a server error answered), forget every upload (a restarted server without
 /// storage), or not take resumable uploads at all. A plain request's body is taken whole.
 public final class ResumableUploadServer: Sendable {
     private struct State {
         var uploads: [Int: (body: Data, complete: Bool)] = [:]
         var next = 1
-        var cuts: [Int] = []
+        var cuts: [(bytes: Int, status: Int?)] = []
         var takesResumableUploads = true
+        var maximumSize: Int64?
         var completed: [Data] = []
         var appended: Int64 = 0
     }
@@ -49,7 +50,23 @@ public final class ResumableUploadServer: Sendable {
     /// answering. Calls queue.
     /// - Parameter bytes: How many bytes of the append's body are kept.
     public func cutNextAppend(after bytes: Int) {
-        state.withLock { $0.cuts.append(bytes) }
+        state.withLock { $0.cuts.append((bytes, nil)) }
+    }
+
+    /// Keeps only the first `bytes` bytes of the next append and answers it with `status` (a
+    /// server error, say), the upload resource kept. Queued with ``cutNextAppend(after:)``.
+    /// - Parameters:
+    ///   - bytes: How many bytes of the append's body are kept.
+    ///   - status: The answer's status code.
+    public func failNextAppend(after bytes: Int, status: Int) {
+        state.withLock { $0.cuts.append((bytes, status)) }
+    }
+
+    /// The largest upload the server takes (announced in `Upload-Limit` as `max-size`), or `nil`
+    /// for no limit.
+    public var maximumSize: Int64? {
+        get { state.withLock { $0.maximumSize } }
+        set { state.withLock { $0.maximumSize = newValue } }
     }
 
     /// Forgets every upload resource, as a server restarted without storage.
@@ -65,7 +82,8 @@ public final class ResumableUploadServer: Sendable {
             let version = ["Upload-Draft-Interop-Version": String(ResumableUpload.interopVersion)]
             guard state.takesResumableUploads else { return Self.plain(request, &state) }
             if request.method == "OPTIONS" {
-                return ServerReply(status: 204, headers: ["Upload-Limit": "min-size=0"])
+                let limit = state.maximumSize.map { "min-size=0, max-size=\($0)" } ?? "min-size=0"
+                return ServerReply(status: 204, headers: ["Upload-Limit": limit])
             }
             guard request.path.hasPrefix("/uploads/"), let id = Int(request.path.dropFirst(9)) else {
                 return request.header("Upload-Complete") == nil
@@ -128,11 +146,12 @@ public final class ResumableUploadServer: Sendable {
             return ServerReply(status: 409, headers: headers)
         }
         if !state.cuts.isEmpty {
-            let kept = request.body.prefix(state.cuts.removeFirst())
+            let cut = state.cuts.removeFirst()
+            let kept = request.body.prefix(cut.bytes)
             upload.body.append(kept)
             state.uploads[id] = upload
             state.appended += Int64(kept.count)
-            return .closeConnection
+            return cut.status.map { ServerReply(status: $0, headers: version) } ?? .closeConnection
         }
         upload.body.append(request.body)
         state.appended += Int64(request.body.count)

@@ -57,3 +57,40 @@ struct ResumableDownloadCallOrderTests {
         #expect(resource.rangesAsked == [nil, "bytes=40000-"])
     }
 }
+
+/// The call order of a resumable upload: one request whose attempt sends the draft's requests
+/// (`OPTIONS`, the creation, `PATCH`; after a cut, `HEAD` and `PATCH`) through the engine.
+@Suite("Call order of a resumable upload")
+struct ResumableUploadCallOrderTests {
+    let recorder = CallRecorder()
+
+    @Test("a cut append fails its attempt; the retry's attempt asks for the offset and completes")
+    func cutThenResumed() async throws {
+        let uploads = ResumableUploadServer()
+        uploads.cutNextAppend(after: 10_000)
+        let server = try LoopbackServer { uploads.reply(to: $0) }
+        defer { server.stop() }
+        let folder = try Scratch.folder()
+        let (file, _) = try Scratch.file(in: folder, name: "ordered.bin", size: 50_000)
+        let provider = Provider<OrderTarget>(
+            transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
+            plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
+            interceptor: RecordingInterceptor(recorder: recorder, retry: { _, _ in .retry }))
+        let result: Result<Response, CourierError>
+        do {
+            let target = OrderTarget(baseURL: server.baseURL, method: .post)
+            result = .success(
+                try await provider.upload(
+                    target, resumingFrom: file, stateDirectory: folder.appendingPathComponent("s")))
+        } catch {
+            result = .failure(error)
+        }
+        recorder.record(.completion(.init(result)))
+
+        let lost = HookEvent.Outcome.failure(.transport)
+        let first = [HookEvent].attempt(1, lost).flatMap { $0 == .send ? [HookEvent.send, .send, .send] : [$0] }
+        let second = [HookEvent].attempt(2, .success(200)).flatMap { $0 == .send ? [HookEvent.send, .send] : [$0] }
+        #expect(recorder.events == first + [.retry(attempt: 1, lost)] + second + .finish(.success(200)))
+        #expect(server.requests.map(\.method) == ["OPTIONS", "POST", "PATCH", "HEAD", "PATCH"])
+    }
+}

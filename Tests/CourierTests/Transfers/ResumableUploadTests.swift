@@ -60,6 +60,32 @@ struct ResumableUploadTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.states.path).isEmpty)
     }
 
+    @Test("an append answered with a 503 keeps the upload: the retry asks for the offset and sends the rest")
+    func serverErrorKeepsTheUpload() async throws {
+        let setup = try Setup(size: 600_000)
+        defer { setup.server.stop() }
+        setup.uploads.failNextAppend(after: 250_000, status: 503)
+        let provider = Provider<TransferTarget>(interceptor: Self.retries(2))
+        let response = try await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
+        #expect(try response.mapString() == "600000")
+        #expect(setup.uploads.completed == [setup.data])
+        #expect(setup.methods.suffix(3) == ["PATCH /uploads/1", "HEAD /uploads/1", "PATCH /uploads/1"])
+        #expect(setup.server.requests.last?.header("Upload-Offset") == "250000")
+    }
+
+    @Test("a file larger than the server's max-size is refused before any byte of it is sent")
+    func tooLarge() async throws {
+        let setup = try Setup(size: 100_000)
+        defer { setup.server.stop() }
+        setup.uploads.maximumSize = 99_999
+        let error = await #expect(throws: CourierError.self) {
+            try await Provider<TransferTarget>().upload(
+                setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
+        }
+        #expect(error?.underlyingError as? TransferError == .uploadTooLarge(limit: 99_999))
+        #expect(setup.methods == ["OPTIONS /files"])
+    }
+
     @Test("a failed upload is resumed by the next call from the server's offset")
     func resumesAcrossCalls() async throws {
         let setup = try Setup(size: 1 << 20)
