@@ -6,4 +6,13 @@ extension String {
         while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
         return String(view)
     }
+
+    /// The non-negative integer these ASCII digits spell (no sign, no spaces), or `nil` for any
+    /// other text or more than `maximumDigits` digits.
+    func nonNegativeInteger(maximumDigits: Int) -> Int64? {
+        guard !isEmpty, utf8.count <= maximumDigits,
+            utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        return Int64(self)
+    }
 }

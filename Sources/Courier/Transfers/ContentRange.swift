@@ -35,7 +35,6 @@ struct ContentRange: Sendable, Hashable {
 
     /// Digits only (no sign, no spaces inside), at most 18 of them.
     private static func number(_ text: String) -> Int64? {
-        guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-        return Int64(text)
+        text.nonNegativeInteger(maximumDigits: 18)
     }
 }

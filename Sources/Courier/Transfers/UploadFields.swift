@@ -24,10 +24,7 @@ enum UploadFields {
 
     /// A non-negative integer item of at most 15 digits (RFC 9651's limit).
     static func integer(_ text: String?) -> Int64? {
-        guard let text = text?.trimmingSpacesAndTabs, !text.isEmpty, text.count <= 15,
-            text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
-        else { return nil }
-        return Int64(text)
+        text?.trimmingSpacesAndTabs.nonNegativeInteger(maximumDigits: 15)
     }
 
     /// The members of `Upload-Limit` Courier reads: `max-size` and `max-append-size`. Members

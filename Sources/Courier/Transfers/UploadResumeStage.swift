@@ -27,7 +27,6 @@ struct UploadResumeStage: Stage {
     ) async throws -> TransportResponse {
         let file = try UploadSource(self.source.file)
         let stateURL = UploadState.url(in: self.source.stateDirectory, request: request.urlRequest, file: file)
-        var offset: Int64 = 0
         if let state = UploadState.read(stateURL).flatMap({ $0.matches(file) ? $0 : nil }),
             let known = try await Self.offset(of: state.location, request, context, chain)
         {
@@ -48,7 +47,7 @@ struct UploadResumeStage: Stage {
         }
         guard UploadState(location: location, length: file.length, modified: file.modified).write(to: stateURL)
         else { throw TransferError.cannotWriteFile(stateURL) }
-        offset = UploadFields.integer(created.headerFields["Upload-Offset"]) ?? 0
+        let offset = UploadFields.integer(created.headerFields["Upload-Offset"]) ?? 0
         return try await append(from: offset, to: location, file, request, context, chain, stateURL)
     }
 
@@ -83,11 +82,7 @@ extension UploadResumeStage {
     private static func offset(
         of location: URL, _ request: TransportRequest, _ context: ExchangeContext, _ chain: StageChain.Next
     ) async throws -> (offset: Int64, complete: Bool, response: TransportResponse)? {
-        var head = request
-        head.urlRequest = Self.uploadRequest(location, method: "HEAD", from: request)
-        head.body = .inline
-        head.delivery = .memory
-        head.progress = nil
+        let head = bodiless(request, uploadRequest(location, method: "HEAD", from: request))
         let response = try await Provider<MultiTarget>.send(head, through: chain, context)
         if response.statusCode == 404 || response.statusCode == 410 { return nil }
         guard (200..<300).contains(response.statusCode),
@@ -106,14 +101,10 @@ extension UploadResumeStage {
     private static func takesResumableUploads(
         _ request: TransportRequest, _ file: UploadSource, _ context: ExchangeContext, _ chain: StageChain.Next
     ) async throws -> Bool {
-        var options = request
-        options.urlRequest.httpMethod = "OPTIONS"
-        options.urlRequest.httpBody = nil
-        options.urlRequest.setValue(
-            String(UploadFields.interopVersion), forHTTPHeaderField: "Upload-Draft-Interop-Version")
-        options.body = .inline
-        options.delivery = .memory
-        options.progress = nil
+        var asking = request.urlRequest
+        asking.httpMethod = "OPTIONS"
+        asking.setValue(String(UploadFields.interopVersion), forHTTPHeaderField: "Upload-Draft-Interop-Version")
+        let options = bodiless(request, asking)
         let response = try await Provider<MultiTarget>.send(options, through: chain, context)
         let fields = response.headerFields
         if let limit = UploadFields.limits(fields["Upload-Limit"]).maxSize, limit < file.length {
@@ -124,17 +115,24 @@ extension UploadResumeStage {
 
     /// The target's request without its body, creating the upload resource.
     private static func creation(of request: TransportRequest, length: Int64) -> TransportRequest {
-        var creation = request
-        creation.urlRequest.httpBody = nil
-        creation.urlRequest.setValue(
-            String(UploadFields.interopVersion), forHTTPHeaderField: "Upload-Draft-Interop-Version")
-        creation.urlRequest.setValue(UploadFields.text(false), forHTTPHeaderField: "Upload-Complete")
-        creation.urlRequest.setValue(String(length), forHTTPHeaderField: "Upload-Length")
-        creation.urlRequest.setValue("0", forHTTPHeaderField: "Content-Length")
-        creation.body = .inline
-        creation.delivery = .memory
-        creation.progress = nil
-        return creation
+        var creation = request.urlRequest
+        creation.setValue(String(UploadFields.interopVersion), forHTTPHeaderField: "Upload-Draft-Interop-Version")
+        creation.setValue(UploadFields.text(false), forHTTPHeaderField: "Upload-Complete")
+        creation.setValue(String(length), forHTTPHeaderField: "Upload-Length")
+        creation.setValue("0", forHTTPHeaderField: "Content-Length")
+        return bodiless(request, creation)
+    }
+
+    /// `request` as `urlRequest`, without a body, its answer read into memory, reporting no
+    /// progress of its own: the draft's requests besides the append.
+    private static func bodiless(_ request: TransportRequest, _ urlRequest: URLRequest) -> TransportRequest {
+        var bodiless = request
+        bodiless.urlRequest = urlRequest
+        bodiless.urlRequest.httpBody = nil
+        bodiless.body = .inline
+        bodiless.delivery = .memory
+        bodiless.progress = nil
+        return bodiless
     }
 
     /// The rest of the file from `offset`, appended to the upload resource, completing it.
@@ -168,7 +166,8 @@ extension UploadResumeStage {
     }
 
     /// A request to the upload resource: the target's fields (its credentials among them, unless
-    /// the resource is on another origin), the draft's version, no body of its own.
+    /// the resource is on another origin, by the rule redirects follow), the draft's version, no
+    /// body of its own.
     private static func uploadRequest(_ location: URL, method: String, from request: TransportRequest) -> URLRequest {
         var upload = request.urlRequest
         upload.url = location
@@ -178,8 +177,8 @@ extension UploadResumeStage {
             upload.setValue(nil, forHTTPHeaderField: name)
         }
         if let original = request.urlRequest.url, Origin(original) != Origin(location) {
-            for name in ["Authorization", "Cookie", "Proxy-Authorization"] {
-                upload.setValue(nil, forHTTPHeaderField: name)
+            for name in Redaction.defaultHeaders {
+                upload.setHeaderField(nil, named: name)
             }
         }
         upload.setValue(String(UploadFields.interopVersion), forHTTPHeaderField: "Upload-Draft-Interop-Version")

@@ -73,6 +73,32 @@ struct ResumableUploadTests {
         #expect(setup.server.requests.last?.header("Upload-Offset") == "250000")
     }
 
+    @Test("an upload resource on another origin gets no credentials, as a redirect to it would not")
+    func crossOriginResource() async throws {
+        let setup = try Setup(size: 200_000)
+        defer { setup.server.stop() }
+        let uploads = setup.uploads
+        let port = setup.server.port
+        // The target's server creates the upload on the other server and names it there.
+        let front = try LoopbackServer { request in
+            if request.method == "OPTIONS" { return ServerReply(status: 204, headers: ["Upload-Limit": "min-size=0"]) }
+            _ = uploads.reply(to: request)
+            return ServerReply(
+                status: 201, headers: ["Location": "http://127.0.0.1:\(port)/uploads/1", "Upload-Offset": "0"])
+        }
+        defer { front.stop() }
+        var target = setup.target
+        target.baseURL = front.baseURL
+        target.headers = ["Authorization": "Bearer secret", "X-API-Key": "key"]
+        _ = try await Provider<TransferTarget>().upload(target, resumingFrom: setup.file, stateDirectory: setup.states)
+        #expect(setup.uploads.completed == [setup.data])
+        #expect(front.requests.last?.header("Authorization") == "Bearer secret")
+        let append = try #require(setup.server.requests.last)
+        #expect(append.method == "PATCH")
+        #expect(append.header("Authorization") == nil)
+        #expect(append.header("X-API-Key") == nil)
+    }
+
     @Test("a file larger than the server's max-size is refused before any byte of it is sent")
     func tooLarge() async throws {
         let setup = try Setup(size: 100_000)
