@@ -803,6 +803,22 @@ import Testing
     _ = video
     _ = uploaded
     // sample 4
+    let sending = Task { try await media.upload(.video, resumingFrom: video) }
+    sending.cancel()                                                // pause: the server keeps what it has
+    _ = try await media.upload(.video, resumingFrom: video)         // resume: HEAD, then the rest
+    try await media.cancelUpload(.video, of: video)                 // cancel: DELETE, the state removed
+    _ = sending
+    // sample 5
+    let tusAnswer = try await media.upload(.video, resumingFrom: video, speaking: .tus)
+    print(tusAnswer.statusCode)   // 204
+    _ = tusAnswer
+    // sample 6
+    let backup = Data(repeating: 7, count: 1 << 20)
+    let exported = UploadStream(length: UInt64(backup.count)) { InputStream(data: backup) }
+    _ = try await media.upload(.video, resumingFrom: exported, identifiedBy: "backup-2026-11-27")
+    _ = backup
+    _ = exported
+    // sample 7
     let files = Provider<Files>()
     let destination = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
     for try await report in files.requestWithProgress(.download(name: "report.pdf", to: destination)) {

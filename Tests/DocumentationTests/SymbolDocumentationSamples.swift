@@ -352,6 +352,21 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     _ = response
 }
 
+// Provider+ResumableUploads.swift#2
+@Sendable func providerResumableUploadsExample2() async throws {
+    let export = UploadStream(length: UInt64(report.count)) { InputStream(data: report) }
+    let answer = try await media.upload(.video, resumingFrom: export, identifiedBy: "report-2026-11")
+    _ = export
+    _ = answer
+}
+
+// Provider+ResumableUploads.swift#3
+@Sendable func providerResumableUploadsExample3() async throws {
+    let unfinished = URL(fileURLWithPath: "/tmp/Uploads/talk.mov")
+    try await media.cancelUpload(.video, of: unfinished)
+    _ = unfinished
+}
+
 // Provider+Streaming.swift#1
 @Sendable func providerStreamingExample1() async throws {
     let provider = Provider<Streams>()

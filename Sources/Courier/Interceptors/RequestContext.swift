@@ -19,7 +19,7 @@ public struct RequestContext: Sendable {
         attempt > 1 ? storage.lastRetryReason : nil
     }
     /// Whether the request is a resumable transfer (``Provider/download(_:resumingInto:progress:)``,
-    /// ``Provider/upload(_:resumingFrom:stateDirectory:progress:)``): a retry of it sends only what
+    /// ``Provider/upload(_:resumingFrom:speaking:stateDirectory:progress:)``): a retry of it sends only what
     /// the server lacks and can never apply anything twice, whatever its method, so
     /// ``RetryPolicy`` retries it as it retries an idempotent request.
     public internal(set) var resumesTransfer = false

@@ -6,7 +6,7 @@ import Foundation
 
 /// An upload of a file that survives a dropped connection, a server restart and the end of the
 /// process, by the IETF's resumable uploads draft: see
-/// ``Provider/upload(_:resumingFrom:stateDirectory:progress:)``.
+/// ``Provider/upload(_:resumingFrom:speaking:stateDirectory:progress:)``.
 ///
 /// Courier speaks the draft's interop version 6 (`Upload-Draft-Interop-Version: 6`, as
 /// SwiftNIO's `NIOResumableUpload` and Apple's URLSession on iOS 17 and later do): it creates the
@@ -26,12 +26,16 @@ public enum ResumableUpload {
     public static var interopVersion: Int { UploadFields.interopVersion }
 }
 
-/// A resumable upload's file, where its state is kept, and whether the server takes resumable
-/// uploads: one that does not gets a plain request, which is retried only as its method allows
+/// What a resumable upload sends, where its state is kept, the protocol it speaks, whether the
+/// request cancels it instead, and whether the server takes resumable uploads: one that does not
+/// gets a plain request, which is retried only as its method allows
 /// (``RequestContext/resumesTransfer`` is then `false`).
 struct ResumableUploadSource: Sendable {
-    let file: URL
+    let content: UploadSource.Content
     let stateDirectory: URL
+    let speaking: ResumableUploadProtocol
+    /// Whether the request cancels the upload (`DELETE` to its resource) rather than sending it.
+    var cancelling = false
     /// Set to `false` by the upload's stage when the server does not take resumable uploads.
     let resumable = Locked(true)
 }

@@ -28,6 +28,9 @@ struct ResumeStage: Stage {
         case rest(ClosedRange<Int64>?, total: Int64?, announced: String?)
         /// The range cannot be served (416): the representation is shorter than the partial file.
         case unsatisfiable
+        /// The range cannot be served (416) because the partial file is already whole: its
+        /// length is the state's and the `Content-Range`'s (a process ended before it was moved).
+        case complete
         /// Any other status: returned as it is, its body's start in memory.
         case rejected
     }
@@ -64,6 +67,8 @@ struct ResumeStage: Stage {
                 guard let total, partial.length < total else {
                     return finished(response, partial: partial, request: request)
                 }
+            case .complete:
+                return finished(response, partial: partial, request: request)
             case .unsatisfiable where !restarted:
                 restarted = true
                 state = nil
@@ -104,7 +109,9 @@ struct ResumeStage: Stage {
             let range = announced.flatMap(ContentRange.init)
             return .rest(range?.bytes, total: range?.total ?? state?.total, announced: announced)
         case 416 where have > 0:
-            return .unsatisfiable
+            let announced = response.headerFields["Content-Range"].map { ContentRange($0)?.total }
+            let whole = state?.total == have && (announced == nil || announced == have)
+            return whole ? .complete : .unsatisfiable
         default:
             return .rejected
         }

@@ -42,6 +42,11 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server of a resumable upload takes uploads of at most this many bytes (its
     /// `Upload-Limit`'s `max-size`), fewer than the file has: nothing of it was sent.
     case uploadTooLarge(limit: Int64)
+    /// A resumable upload's stream does not say how many bytes it has (its `length` is `nil`):
+    /// an upload resumes at an offset of a known length.
+    case uploadLengthUnknown
+    /// The upload to cancel has no state any more (another call finished or cancelled it).
+    case noUploadToCancel
 
     /// A sentence describing the problem.
     public var description: String {
@@ -67,6 +72,10 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
             "Another download into \(url.path) is running; it holds the partial file."
         case .uploadTooLarge(let limit):
             "The server takes uploads of at most \(limit) bytes; the file is larger, and nothing was sent."
+        case .uploadLengthUnknown:
+            "A resumable upload's stream must have a length: the upload resumes at an offset of a known length."
+        case .noUploadToCancel:
+            "There is no upload to cancel: another call finished or cancelled it."
         case .uploadOffsetMismatch(let url):
             "The server gave no usable offset for the upload at \(url.absoluteString)."
         case .rangeMismatch(let expected, let received):

@@ -7,6 +7,10 @@ enum UploadFields {
     static let interopVersion = 6
     /// The content type of an append's body (interop version 6 and later).
     static let partialUploadType = "application/partial-upload"
+    /// The version of tus Courier speaks, in `Tus-Resumable`.
+    static let tusVersion = "1.0.0"
+    /// The content type of a tus append's body.
+    static let tusAppendType = "application/offset+octet-stream"
 
     /// A boolean item: `?1` or `?0`.
     static func boolean(_ text: String?) -> Bool? {

@@ -1,8 +1,9 @@
 import Courier
 import Foundation
 
-/// The server side of resumable uploads (draft-ietf-httpbis-resumable-upload, interop version 6)
-/// for tests: answer a ``LoopbackServer``'s requests with ``reply(to:)``.
+/// The server side of resumable uploads (draft-ietf-httpbis-resumable-upload, interop version 6,
+/// or tus 1.0.0 with ``init(speaking:)``) for tests: answer a ``LoopbackServer``'s requests with
+/// ``reply(to:)``.
 ///
 /// ```swift
 /// let uploads = ResumableUploadServer()
@@ -15,22 +16,36 @@ import Foundation
 /// deletes it on `DELETE`, and answers the completed upload with a `200` whose body is the byte
 /// count. Misbehaviour on purpose: cut an append at a chosen byte (the bytes before it kept, the
 /// connection closed without an answer, or a server error answered), forget every upload (a restarted server without
-/// storage), or not take resumable uploads at all. A plain request's body is taken whole.
+/// storage), or not take resumable uploads at all. A plain request's body is taken whole. An
+/// append larger than ``maximumAppendSize`` is refused with a `400`.
 public final class ResumableUploadServer: Sendable {
-    private struct State {
-        var uploads: [Int: (body: Data, complete: Bool)] = [:]
+    struct Upload {
+        var body: Data
+        var complete: Bool
+        /// The length the creation announced (tus), or `nil`.
+        var length: Int64? = nil
+    }
+
+    struct State {
+        var uploads: [Int: Upload] = [:]
         var next = 1
         var cuts: [(bytes: Int, status: Int?)] = []
         var takesResumableUploads = true
         var maximumSize: Int64?
+        var maximumAppendSize: Int64?
         var completed: [Data] = []
         var appended: Int64 = 0
     }
 
-    private let state = Locked(State())
+    let state = Locked(State())
+    /// The protocol the server speaks.
+    public let speaking: ResumableUploadProtocol
 
     /// Creates the server's state.
-    public init() {}
+    /// - Parameter speaking: The protocol of its resumable uploads; the IETF draft by default.
+    public init(speaking: ResumableUploadProtocol = .ietfDraft) {
+        self.speaking = speaking
+    }
 
     /// The bodies of the uploads completed so far, resumable or plain, in order.
     public var completed: [Data] { state.withLock { $0.completed } }
@@ -69,6 +84,13 @@ public final class ResumableUploadServer: Sendable {
         set { state.withLock { $0.maximumSize = newValue } }
     }
 
+    /// The most bytes one append may carry (announced in `Upload-Limit` as `max-append-size`),
+    /// or `nil` for no limit. The draft only.
+    public var maximumAppendSize: Int64? {
+        get { state.withLock { $0.maximumAppendSize } }
+        set { state.withLock { $0.maximumAppendSize = newValue } }
+    }
+
     /// Forgets every upload resource, as a server restarted without storage.
     public func forgetUploads() {
         state.withLock { $0.uploads = [:] }
@@ -79,11 +101,12 @@ public final class ResumableUploadServer: Sendable {
     /// - Returns: The reply.
     public func reply(to request: ServerRequest) -> ServerReply {
         state.withLock { state in
-            let version = ["Upload-Draft-Interop-Version": String(ResumableUpload.interopVersion)]
             guard state.takesResumableUploads else { return Self.plain(request, &state) }
+            if speaking == .tus { return Self.tusReply(to: request, &state) }
+            var version = ["Upload-Draft-Interop-Version": String(ResumableUpload.interopVersion)]
+            version["Upload-Limit"] = Self.limit(state)
             if request.method == "OPTIONS" {
-                let limit = state.maximumSize.map { "min-size=0, max-size=\($0)" } ?? "min-size=0"
-                return ServerReply(status: 204, headers: ["Upload-Limit": limit])
+                return ServerReply(status: 204, headers: ["Upload-Limit": Self.limit(state)])
             }
             guard request.path.hasPrefix("/uploads/"), let id = Int(request.path.dropFirst(9)) else {
                 return request.header("Upload-Complete") == nil
@@ -106,7 +129,15 @@ public final class ResumableUploadServer: Sendable {
         }
     }
 
-    private static func plain(_ request: ServerRequest, _ state: inout State) -> ServerReply {
+    /// The draft's `Upload-Limit` of the server.
+    private static func limit(_ state: State) -> String {
+        var limit = "min-size=0"
+        if let size = state.maximumSize { limit += ", max-size=\(size)" }
+        if let size = state.maximumAppendSize { limit += ", max-append-size=\(size)" }
+        return limit
+    }
+
+    static func plain(_ request: ServerRequest, _ state: inout State) -> ServerReply {
         guard request.method != "OPTIONS" else { return ServerReply(status: 405) }
         state.completed.append(request.body)
         state.appended += Int64(request.body.count)
@@ -118,7 +149,7 @@ public final class ResumableUploadServer: Sendable {
         let id = state.next
         state.next += 1
         let complete = request.header("Upload-Complete") == "?1"
-        state.uploads[id] = (request.body, complete)
+        state.uploads[id] = Upload(body: request.body, complete: complete)
         state.appended += Int64(request.body.count)
         if complete { return finish(id, &state) }
         let location = "/uploads/\(id)"
@@ -137,6 +168,9 @@ public final class ResumableUploadServer: Sendable {
         _ request: ServerRequest, to id: Int, _ state: inout State, version: [String: String]
     ) -> ServerReply {
         guard var upload = state.uploads[id] else { return ServerReply(status: 404, headers: version) }
+        if let limit = state.maximumAppendSize, request.body.count > limit {
+            return ServerReply(status: 400, headers: version)
+        }
         guard request.header("Upload-Offset") == String(upload.body.count), !upload.complete,
             request.header("Content-Type") == "application/partial-upload"
         else {
@@ -145,14 +179,7 @@ public final class ResumableUploadServer: Sendable {
             headers["Upload-Complete"] = upload.complete ? "?1" : "?0"
             return ServerReply(status: 409, headers: headers)
         }
-        if !state.cuts.isEmpty {
-            let cut = state.cuts.removeFirst()
-            let kept = request.body.prefix(cut.bytes)
-            upload.body.append(kept)
-            state.uploads[id] = upload
-            state.appended += Int64(kept.count)
-            return cut.status.map { ServerReply(status: $0, headers: version) } ?? .closeConnection
-        }
+        if let cut = cut(request, into: id, &state) { return cut(version) }
         upload.body.append(request.body)
         state.appended += Int64(request.body.count)
         upload.complete = request.header("Upload-Complete") != "?0"
@@ -166,7 +193,21 @@ public final class ResumableUploadServer: Sendable {
         return finish(id, &state)
     }
 
-    private static func finish(_ id: Int, _ state: inout State) -> ServerReply {
+    /// Applies the next queued cut to an append to upload `id`: keeps that much of its body and
+    /// gives the reply (its fields added), or `nil` when no cut is queued.
+    static func cut(
+        _ request: ServerRequest, into id: Int, _ state: inout State
+    ) -> (([String: String]) -> ServerReply)? {
+        guard !state.cuts.isEmpty, var upload = state.uploads[id] else { return nil }
+        let cut = state.cuts.removeFirst()
+        let kept = request.body.prefix(cut.bytes)
+        upload.body.append(kept)
+        state.uploads[id] = upload
+        state.appended += Int64(kept.count)
+        return { headers in cut.status.map { ServerReply(status: $0, headers: headers) } ?? .closeConnection }
+    }
+
+    static func finish(_ id: Int, _ state: inout State) -> ServerReply {
         guard let upload = state.uploads[id] else { return ServerReply(status: 404) }
         state.completed.append(upload.body)
         return .text(String(upload.body.count))

@@ -95,6 +95,27 @@ struct ResumableDownloadTests {
         #expect(setup.resource.rangesAsked.last == "bytes=300000-")
     }
 
+    @Test("a partial file already whole (its process ended before moving it): the 416 completes it, nothing resent")
+    func wholePartialFile() async throws {
+        let setup = try Setup(size: 500_000)
+        defer { setup.server.stop() }
+        setup.resource.cutNext(after: 200_000)
+        let provider = Provider<TransferTarget>()
+        _ = try? await provider.download(setup.target, resumingInto: setup.file)
+        let partial = try FileHandle(forWritingTo: URL(fileURLWithPath: setup.file.path + ".courier-partial"))
+        try partial.seekToEnd()
+        try partial.write(contentsOf: setup.resource.body.suffix(from: 200_000))
+        try partial.close()
+        let sent = setup.resource.bytesSent
+
+        let response = try await provider.download(setup.target, resumingInto: setup.file)
+        #expect(response.statusCode == 200)
+        #expect(response.headerFields["Content-Length"] == "500000")
+        #expect(try Data(contentsOf: setup.file) == setup.resource.body)
+        #expect(setup.resource.rangesAsked.last == "bytes=500000-")
+        #expect(setup.resource.bytesSent == sent)
+    }
+
     @Test("a server that ignores ranges: each retry starts over, and the file is still exact")
     func serverWithoutRanges() async throws {
         let setup = try Setup(size: 1 << 20)
@@ -188,6 +209,25 @@ struct ResumableDownloadTests {
         _ = try await provider.download(setup.target, resumingInto: setup.file)
         #expect(try Data(contentsOf: setup.file) == setup.resource.body)
         #expect(setup.resource.rangesAsked == [nil])
+    }
+
+    @Test("pause is cancelling the task: every byte received stays on disk, and the next call asks for the rest")
+    func pauseAndResume() async throws {
+        let setup = try Setup(size: 1 << 20)
+        defer { setup.server.stop() }
+        setup.resource.stallNext(after: 300_000)
+        let provider = Provider<TransferTarget>()
+        let progress = ProgressLog()
+        let paused = Task { try await provider.download(setup.target, resumingInto: setup.file) { progress.add($0) } }
+        #expect(await waitUntil { progress.reports.last?.completedBytes == 300_000 })
+        paused.cancel()
+        let error = await #expect(throws: CourierError.self) { try await paused.value }
+        #expect(error?.isCancellation == true)
+        #expect(ResumableDownload.resumableLength(of: setup.file) == 300_000)
+
+        _ = try await provider.download(setup.target, resumingInto: setup.file)
+        #expect(try Data(contentsOf: setup.file) == setup.resource.body)
+        #expect(setup.resource.rangesAsked.last == "bytes=300000-")
     }
 
     @Test("a 404 is a status-code error with its body; the partial file is untouched")

@@ -12,25 +12,7 @@ import Testing
 /// forgot its uploads, one that does not take resumable uploads, a changed file.
 @Suite("Resumable uploads")
 struct ResumableUploadTests {
-    private struct Setup {
-        let uploads = ResumableUploadServer()
-        let server: LoopbackServer
-        let file: URL
-        let data: Data
-        let states: URL
-        let target: TransferTarget
-
-        init(size: Int) throws {
-            let folder = try Scratch.folder()
-            (file, data) = try Scratch.file(in: folder, name: "upload.bin", size: size)
-            states = folder.appendingPathComponent("states")
-            let uploads = uploads
-            server = try LoopbackServer { uploads.reply(to: $0) }
-            target = TransferTarget(baseURL: server.baseURL, path: "files", method: .post, task: .requestPlain)
-        }
-
-        var methods: [String] { server.requests.map { "\($0.method) \($0.path)" } }
-    }
+    private typealias Setup = UploadServerSetup
 
     private static func retries(_ limit: Int) -> RetryPolicy {
         RetryPolicy(retryLimit: limit, exponentialBackoffScale: 0.001, jitter: .none)
@@ -169,7 +151,8 @@ struct ResumableUploadTests {
         #expect(closing.requests.map(\.method) == ["OPTIONS", "POST"])
     }
 
-    @Test("a file that changed since the upload began is uploaded again from its first byte")
+    @Test(
+        "a file that changed since the upload began is uploaded again from its first byte; the old upload is cancelled")
     func changedFile() async throws {
         let setup = try Setup(size: 400_000)
         defer { setup.server.stop() }
@@ -180,6 +163,10 @@ struct ResumableUploadTests {
         try changed.write(to: setup.file)
         _ = try await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
         #expect(setup.uploads.completed == [changed])
-        #expect(setup.methods.suffix(3) == ["OPTIONS /files", "POST /files", "PATCH /uploads/2"])
+        // The old upload is cancelled, not left on the server, and its state is not left behind.
+        #expect(
+            setup.methods.suffix(4) == ["DELETE /uploads/1", "OPTIONS /files", "POST /files", "PATCH /uploads/2"])
+        #expect(setup.uploads.openUploads == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.states.path).isEmpty)
     }
 }

@@ -43,3 +43,30 @@ enum Scratch {
         return Set(names.filter { $0.hasPrefix("courier-download-") || $0.hasPrefix("courier-multipart-") })
     }
 }
+
+/// A file to upload, a ``ResumableUploadServer`` on a loopback server, a folder for the uploads'
+/// state, and a target posting to `/files`.
+struct UploadServerSetup {
+    let uploads: ResumableUploadServer
+    let server: LoopbackServer
+    let file: URL
+    let data: Data
+    let states: URL
+    let target: TransferTarget
+
+    init(size: Int, speaking: ResumableUploadProtocol = .ietfDraft) throws {
+        let folder = try Scratch.folder()
+        (file, data) = try Scratch.file(in: folder, name: "upload.bin", size: size)
+        states = folder.appendingPathComponent("states")
+        let uploads = ResumableUploadServer(speaking: speaking)
+        self.uploads = uploads
+        server = try LoopbackServer { uploads.reply(to: $0) }
+        target = TransferTarget(baseURL: server.baseURL, path: "files", method: .post, task: .requestPlain)
+    }
+
+    /// The requests the server received, as `METHOD /path`.
+    var methods: [String] { server.requests.map { "\($0.method) \($0.path)" } }
+
+    /// The files in the state folder.
+    var stateFiles: [String] { (try? FileManager.default.contentsOfDirectory(atPath: states.path)) ?? [] }
+}

@@ -49,6 +49,32 @@ extension SerializedSuite {
             }
         }
 
+        @Test("an unfinished upload cancelled with DELETE: the server ends it, the next upload starts over")
+        func cancelled() async throws {
+            let server = try await UploadServer.start()
+            defer { Task { try? await server.stop() } }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nio-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent("upload.bin")
+            let data = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ $0 >> 7) })
+            try data.write(to: file)
+            let states = folder.appendingPathComponent("states")
+            let provider = Provider<UploadTarget>(transport: AsyncHTTPClientTransport())
+            let target = UploadTarget(baseURL: server.baseURL)
+            server.app.closeAfter(bytes: 1 << 20)
+            await #expect(throws: CourierError.self) {
+                try await provider.upload(target, resumingFrom: file, stateDirectory: states)
+            }
+            let deleted = try await provider.cancelUpload(target, of: file, stateDirectory: states)
+            #expect(deleted.map { (200..<300).contains($0.statusCode) } == true)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: states.path).isEmpty)
+            #expect(try await provider.cancelUpload(target, of: file, stateDirectory: states) == nil)
+
+            let response = try await provider.upload(target, resumingFrom: file, stateDirectory: states)
+            #expect(try response.mapString() == String(2 << 20))
+            #expect(server.app.received.last == data)
+        }
+
         @Test("1 GiB cut at 300 MiB and resumed: every byte in place, memory bounded")
         func gibibyte() async throws {
             let server = try await UploadServer.start(keepsBodies: false)
