@@ -50,12 +50,35 @@ extension ResumableUploadProtocol {
         }
     }
 
-    /// The fields of the creation request (the target's, its body left out) for `length` bytes.
-    func create(_ request: inout URLRequest, length: Int64) {
+    /// The fields of the creation request (the target's, its body left out) for `length` bytes
+    /// named `name`. A tus upload describes its file in `Upload-Metadata` (`filename` and
+    /// `filetype`, as tus clients such as Uppy's do, and as some servers need to resume after a
+    /// restart) unless the target set that field.
+    func create(_ request: inout URLRequest, length: Int64, name: String) {
         mark(&request)
         request.setValue(String(length), forHTTPHeaderField: "Upload-Length")
         request.setValue("0", forHTTPHeaderField: "Content-Length")
-        if self == .ietfDraft { request.setValue(UploadFields.text(false), forHTTPHeaderField: "Upload-Complete") }
+        switch self {
+        case .ietfDraft:
+            request.setValue(UploadFields.text(false), forHTTPHeaderField: "Upload-Complete")
+        case .tus where request.value(forHTTPHeaderField: "Upload-Metadata") == nil:
+            let type = MIMEType.forPathExtension((name as NSString).pathExtension)
+            let metadata = [("filename", name), ("filetype", type)].map { key, value in
+                "\(key) \(Data(value.utf8).base64EncodedString())"
+            }
+            request.setValue(metadata.joined(separator: ","), forHTTPHeaderField: "Upload-Metadata")
+        case .tus:
+            break
+        }
+    }
+
+    /// Checks the answer to a creation: a tus server marks every answer with `Tus-Resumable`, so a
+    /// success without it comes from a server that took the creation as a plain (empty) upload.
+    /// - Throws: ``TransferError/resumableUploadsNotSupported(_:)`` for such an answer.
+    func checkCreation(_ response: TransportResponse) throws(TransferError) {
+        guard self == .tus, (200..<300).contains(response.statusCode), response.headerFields["Tus-Resumable"] == nil
+        else { return }
+        throw .resumableUploadsNotSupported(self)
     }
 
     /// Whether an answer to `HEAD` says the resource is gone (the upload then starts over).

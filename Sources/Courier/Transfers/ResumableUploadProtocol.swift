@@ -11,8 +11,10 @@ public enum ResumableUploadProtocol: String, Sendable, Hashable, Codable {
     /// the last append is its answer to the upload (a `200` with a body, say).
     case ietfDraft
     /// tus 1.0.0 (tus.io) with its `creation` and `termination` extensions (`Tus-Resumable:
-    /// 1.0.0`): the target's request creates the upload (`Upload-Length`), appends are
-    /// `application/offset+octet-stream`, and the answer to the upload is the last append's
-    /// (a `204`): tus servers report what they did with an upload by other means.
+    /// 1.0.0`): the target's request creates the upload at once (`Upload-Length`; no `OPTIONS`
+    /// first, as tus clients do), appends are `application/offset+octet-stream`, and the answer
+    /// to the upload is the last append's (a `204`): tus servers report what they did with an
+    /// upload by other means. A creation answered with a success that is not tus's fails with
+    /// ``TransferError/resumableUploadsNotSupported(_:)``.
     case tus
 }

@@ -45,6 +45,9 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A resumable upload's stream does not say how many bytes it has (its `length` is `nil`):
     /// an upload resumes at an offset of a known length.
     case uploadLengthUnknown
+    /// The server answered a tus upload's creation with a success that is not tus's (no
+    /// `Tus-Resumable`): it does not speak the protocol, and took the creation as a plain request.
+    case resumableUploadsNotSupported(ResumableUploadProtocol)
     /// The upload to cancel has no state any more (another call finished or cancelled it).
     case noUploadToCancel
 
@@ -74,6 +77,9 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
             "The server takes uploads of at most \(limit) bytes; the file is larger, and nothing was sent."
         case .uploadLengthUnknown:
             "A resumable upload's stream must have a length: the upload resumes at an offset of a known length."
+        case .resumableUploadsNotSupported(let spoken):
+            "The server answered the upload's creation without speaking \(spoken == .tus ? "tus" : "the resumable uploads draft"); "
+                + "the file was not sent."
         case .noUploadToCancel:
             "There is no upload to cancel: another call finished or cancelled it."
         case .uploadOffsetMismatch(let url):

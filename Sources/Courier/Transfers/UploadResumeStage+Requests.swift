@@ -6,26 +6,37 @@ import Foundation
 
 /// The requests of a resumable upload besides its creation: discovery, offset, append.
 extension UploadResumeStage {
-    /// The offset the upload resource has, whether it is complete (of `length` bytes) and the
-    /// limits it announces, or `nil` when it is gone (404, 410): the upload then starts over. Any other answer fails
-    /// the attempt as a bad server response.
+    /// What the upload resource says of its offset.
+    enum OffsetAnswer {
+        /// The bytes it has, and the limits it announces.
+        case known(Int64, UploadLimits)
+        /// It is complete: the upload's answer was lost, this one stands for it.
+        case complete(TransportResponse)
+        /// It is gone (404, 410; 403 for tus): the upload starts over.
+        case gone
+        /// Another status (a 401 for the interceptor, a 5xx for the retry policy, a 4xx): the
+        /// attempt's answer, the upload's state kept.
+        case answered(TransportResponse)
+    }
+
+    /// Asks the upload resource for its offset (`HEAD`; `length` is the body's).
+    /// - Throws: A bad server response when a success has no usable `Upload-Offset`.
     func offset(
         of location: URL, _ length: Int64, _ request: TransportRequest, _ context: ExchangeContext,
         _ chain: StageChain.Next
-    ) async throws -> (offset: Int64, complete: Bool, limits: UploadLimits, response: TransportResponse)? {
+    ) async throws -> OffsetAnswer {
         let speaking = source.speaking
         let head = Self.bodiless(request, uploadRequest(location, method: "HEAD", from: request, speaking: speaking))
         let response = try await Provider<MultiTarget>.send(head, through: chain, context)
-        if speaking.isGone(response.statusCode) { return nil }
+        if speaking.isGone(response.statusCode) { return .gone }
+        guard (200..<300).contains(response.statusCode) else { return .answered(response) }
         let fields = response.headerFields
-        guard (200..<300).contains(response.statusCode), let offset = UploadFields.integer(fields["Upload-Offset"])
-        else {
+        guard let offset = UploadFields.integer(fields["Upload-Offset"]), offset <= length else {
             throw TransportFailure(
                 kind: .badServerResponse, underlyingError: TransferError.uploadOffsetMismatch(location))
         }
-        return (
-            offset, speaking.isComplete(fields, offset: offset, length: length), speaking.limits(in: fields), response
-        )
+        if speaking.isComplete(fields, offset: offset, length: length) { return .complete(response) }
+        return .known(offset, speaking.limits(in: fields))
     }
 
     /// Whether the target's resource takes resumable uploads in the upload's protocol (its answer

@@ -10,9 +10,11 @@ import Foundation
 /// from there (`PATCH` with `Upload-Offset`), in pieces no larger than the server's
 /// `max-append-size`; the answer to the last is the answer to the whole upload.
 ///
-/// The first request of an upload asks the target's resource whether it takes resumable uploads
-/// (`OPTIONS`), so that a server that does not is never sent an empty upload: it gets the whole
-/// body in one plain request instead. Like ``ResumeStage``, it is put above the provider's chain
+/// The first request of a draft upload asks the target's resource whether it takes resumable
+/// uploads (`OPTIONS`), so that a server that does not is never sent an empty upload: it gets the
+/// whole body in one plain request instead. A tus upload creates its resource at once, as tus
+/// clients do (the caller said the server speaks tus; servers often answer `OPTIONS` only at
+/// another path), and a success without `Tus-Resumable` fails the upload. Like ``ResumeStage``, it is put above the provider's chain
 /// only for such a request; every request goes through the chain.
 struct UploadResumeStage: Stage {
     /// What to upload, where its state is kept, and whether the server takes resumable uploads.
@@ -35,16 +37,19 @@ struct UploadResumeStage: Stage {
         let upload = try UploadSource(source.content)
         if let saved {
             if saved.matches(upload, speaking: speaking) {
-                if let known = try await offset(of: saved.location, upload.length, request, context, chain) {
-                    // Whole on the server already: its answer to the upload was lost; the offset's is returned.
-                    guard !known.complete else {
-                        try? FileManager.default.removeItem(at: stateURL)
-                        return known.response
-                    }
-                    let limit = known.limits.maxAppendSize ?? saved.maxAppendSize
+                switch try await offset(of: saved.location, upload.length, request, context, chain) {
+                case .known(let offset, let limits):
+                    let limit = limits.maxAppendSize ?? saved.maxAppendSize
                     return try await append(
-                        from: known.offset, to: saved.location, limit: limit, upload, request, context, chain,
-                        stateURL)
+                        from: offset, to: saved.location, limit: limit, upload, request, context, chain, stateURL)
+                case .complete(let response):
+                    // Whole on the server already: its answer to the upload was lost; the offset's is returned.
+                    try? FileManager.default.removeItem(at: stateURL)
+                    return response
+                case .answered(let response):
+                    return response
+                case .gone:
+                    break
                 }
             } else {
                 // The content changed since: its old upload is cancelled (if the server answers).
@@ -55,23 +60,29 @@ struct UploadResumeStage: Stage {
         return try await create(upload, request, context, chain, stateURL)
     }
 
-    /// Asks whether the server takes resumable uploads, creates the upload resource, saves its
-    /// state and appends the body; a server that does not gets one plain request.
+    /// Asks whether the server takes resumable uploads (the draft; a tus client is told it does),
+    /// creates the upload resource, saves its state and appends the body; a server that does not
+    /// gets one plain request.
     private func create(
         _ upload: UploadSource, _ request: TransportRequest, _ context: ExchangeContext, _ chain: StageChain.Next,
         _ stateURL: URL
     ) async throws -> TransportResponse {
-        guard var limits = try await discover(request, upload, context, chain) else {
-            self.source.resumable.withLock { $0 = false }
-            var plain = request
-            plain.urlRequest.httpBody = nil
-            plain.body = upload.whole
-            plain.delivery = .memory
-            return try await chain(plain, context)
+        var limits = UploadLimits()
+        if speaking == .ietfDraft {
+            guard let announced = try await discover(request, upload, context, chain) else {
+                self.source.resumable.withLock { $0 = false }
+                var plain = request
+                plain.urlRequest.httpBody = nil
+                plain.body = upload.whole
+                plain.delivery = .memory
+                return try await chain(plain, context)
+            }
+            limits = announced
         }
         var creation = request.urlRequest
-        speaking.create(&creation, length: upload.length)
+        speaking.create(&creation, length: upload.length, name: upload.content.name)
         let created = try await chain(Self.bodiless(request, creation), context)
+        try speaking.checkCreation(created)
         guard created.statusCode == 201, let location = Self.location(of: created, request) else {
             return created
         }
@@ -94,6 +105,7 @@ struct UploadResumeStage: Stage {
     ) async throws -> TransportResponse {
         var offset = start
         var conflicts = 0
+        let limit = Self.appendLimit(limit, speaking, engine: context.engine)
         while conflicts <= 2, offset >= 0, offset <= upload.length {
             let count = min(upload.length - offset, max(limit ?? .max, 1))
             let last = offset + count == upload.length
@@ -111,14 +123,31 @@ struct UploadResumeStage: Stage {
                 conflicts += 1
                 if let known {
                     offset = known
-                } else if let asked = try await self.offset(of: location, upload.length, request, context, chain) {
-                    offset = asked.offset
                 } else {
-                    throw TransferError.uploadOffsetMismatch(location)
+                    switch try await self.offset(of: location, upload.length, request, context, chain) {
+                    case .known(let asked, _): offset = asked
+                    case .complete(let response), .answered(let response): return response
+                    case .gone: throw TransferError.uploadOffsetMismatch(location)
+                    }
                 }
             }
         }
         throw TransferError.uploadOffsetMismatch(location)
+    }
+
+    /// The most bytes one append carries: the server's `max-append-size`, and, for tus on
+    /// URLSession on Linux, the largest body FoundationNetworking sends with a `Content-Length`
+    /// (it sends a larger streamed body chunked, which tus servers often refuse; the draft's
+    /// servers take it).
+    private static func appendLimit(
+        _ limit: Int64?, _ speaking: ResumableUploadProtocol, engine: any Transport
+    ) -> Int64? {
+        #if canImport(FoundationNetworking)
+            if speaking == .tus, engine is URLSessionTransport {
+                return min(limit ?? .max, Int64(URLSessionTransport.linuxKnownLengthUploadLimit))
+            }
+        #endif
+        return limit
     }
 
     /// Cancels the upload `state` names (`DELETE` to its resource); its state is removed unless

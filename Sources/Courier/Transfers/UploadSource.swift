@@ -11,6 +11,14 @@ struct UploadSource: Sendable {
         /// A replayable stream of known length, made again and read past the bytes the server has.
         case stream(UploadStream, identifier: String)
 
+        /// The content's name for the server: the file's name, or the stream's identifier.
+        var name: String {
+            switch self {
+            case .file(let url): url.lastPathComponent
+            case .stream(_, let identifier): identifier
+            }
+        }
+
         /// What names the content in the upload's state: the file's path, or the stream's
         /// identifier.
         var identity: String {
