@@ -93,4 +93,33 @@ struct ResumableUploadCallOrderTests {
         #expect(recorder.events == first + [.retry(attempt: 1, lost)] + second + .finish(.success(200)))
         #expect(server.requests.map(\.method) == ["OPTIONS", "POST", "PATCH", "HEAD", "PATCH"])
     }
+
+    @Test("tus: each request of the attempt is a send; cancelling is one request of one attempt")
+    func tusAndCancel() async throws {
+        let uploads = ResumableUploadServer(speaking: .tus)
+        uploads.cutNextAppend(after: 5_000)
+        let server = try LoopbackServer { uploads.reply(to: $0) }
+        defer { server.stop() }
+        let folder = try Scratch.folder()
+        let (file, _) = try Scratch.file(in: folder, name: "ordered.bin", size: 20_000)
+        let states = folder.appendingPathComponent("s")
+        let provider = Provider<OrderTarget>(
+            transport: RecordingTransport(URLSessionTransport(), recorder: recorder),
+            plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
+            interceptor: RecordingInterceptor(recorder: recorder, retry: { _, _ in .doNotRetry }))
+        let target = OrderTarget(baseURL: server.baseURL, method: .post)
+        let failed = await #expect(throws: CourierError.self) {
+            try await provider.upload(target, resumingFrom: file, speaking: .tus, stateDirectory: states)
+        }
+        recorder.record(.completion(.init(.failure(failed!))))
+        let lost = HookEvent.Outcome.failure(.transport)
+        let upload = [HookEvent].attempt(1, lost).flatMap { $0 == .send ? [HookEvent.send, .send] : [$0] }
+        #expect(recorder.events == upload + [.retry(attempt: 1, lost)] + .finish(lost))
+
+        recorder.reset()
+        let answer = try await provider.cancelUpload(target, of: file, stateDirectory: states)
+        recorder.record(.completion(.init(.success(answer!))))
+        #expect(recorder.events == [HookEvent].attempt(1, .success(204)) + .finish(.success(204)))
+        #expect(server.requests.map(\.method) == ["POST", "PATCH", "DELETE"])
+    }
 }
