@@ -17,6 +17,8 @@ extension UploadStream {
     /// (full duplex) can never be collected before it is sent.
     func collected(memoryLimit: UInt64, stallLimit: TimeInterval?) async throws -> MultipartFormData.EncodedBody {
         var data = Data()
+        // A body of known length that fits is gathered in one allocation, not a doubling series.
+        if let length, length <= memoryLimit { data.reserveCapacity(Int(length)) }
         var file: DownloadFile?
         var total: UInt64 = 0
         let next = try chunks().makeAsyncIterator().nextChunk
