@@ -50,6 +50,25 @@ struct ResumableUploadProtocolTests {
         #expect(setup.stateFiles.isEmpty)
     }
 
+    @Test("tus on URLSession: every append has a Content-Length (on Linux, pieces of at most 4 MiB)")
+    func tusAppendsHaveLengths() async throws {
+        let setup = try UploadServerSetup(size: 9 << 20, speaking: .tus)
+        defer { setup.server.stop() }
+        _ = try await Provider<TransferTarget>().upload(
+            setup.target, resumingFrom: setup.file, speaking: .tus, stateDirectory: setup.states)
+        #expect(setup.uploads.completed == [setup.data])
+        let appends = setup.server.requests.filter { $0.method == "PATCH" }
+        #expect(appends.allSatisfy { $0.header("Content-Length") == String($0.body.count) })
+        #expect(appends.allSatisfy { $0.header("Transfer-Encoding") == nil })
+        // FoundationNetworking sends a larger streamed body chunked; Apple's URLSession streams
+        // the file with its length in one append.
+        #if canImport(FoundationNetworking)
+            #expect(appends.map(\.body.count) == [4 << 20, 4 << 20, 1 << 20])
+        #else
+            #expect(appends.count == 1)
+        #endif
+    }
+
     @Test("tus: a file larger than the server takes is refused at the creation (413), before any byte is sent")
     func tusMaxSize() async throws {
         let setup = try UploadServerSetup(size: 50_000, speaking: .tus)
@@ -102,6 +121,39 @@ struct ResumableUploadProtocolTests {
         _ = try await provider.upload(target, resumingFrom: setup.file, speaking: .tus, stateDirectory: setup.states)
         #expect(uploads.completed == [setup.data])
         #expect(server.requests.last?.header("Upload-Offset") == "100000")
+    }
+
+    @Test("pause is cancelling the task: the server keeps what it has, and the next call sends the rest")
+    func pauseAndResume() async throws {
+        let setup = try UploadServerSetup(size: 600_000)
+        defer { setup.server.stop() }
+        let uploads = setup.uploads
+        let holding = Locked(true)
+        // The first append's first 250,000 bytes are kept, and its answer never comes.
+        uploads.failNextAppend(after: 250_000, status: 503)
+        let server = try LoopbackServer { request in
+            let reply = uploads.reply(to: request)
+            guard request.method == "PATCH", holding.value else { return reply }
+            return .stall(Data(count: 10), after: 0)
+        }
+        defer { server.stop() }
+        var held = setup.target
+        held.baseURL = server.baseURL
+        let target = held
+        let provider = Provider<TransferTarget>()
+        let paused = Task { try await provider.upload(target, resumingFrom: setup.file, stateDirectory: setup.states) }
+        #expect(await waitUntil { server.requests.contains { $0.method == "PATCH" } })
+        paused.cancel()
+        let error = await #expect(throws: CourierError.self) { try await paused.value }
+        #expect(error?.isCancellation == true)
+        #expect(uploads.openUploads == 1)
+
+        holding.withLock { $0 = false }
+        let response = try await provider.upload(target, resumingFrom: setup.file, stateDirectory: setup.states)
+        #expect(try response.mapString() == "600000")
+        #expect(uploads.completed == [setup.data])
+        #expect(server.requests.suffix(2).map(\.method) == ["HEAD", "PATCH"])
+        #expect(server.requests.last?.header("Upload-Offset") == "250000")
     }
 
     @Test("the draft's max-append-size: the file goes in appends no larger, resumed after a cut inside one")
