@@ -20,7 +20,10 @@ let package = Package(
         // The stub pipeline for instruction counting under callgrind (see Benchmarks/count).
         .executableTarget(
             name: "courier-stub-count",
-            dependencies: [.product(name: "Courier", package: "Courier")]
+            dependencies: [
+                .product(name: "Courier", package: "Courier"),
+                .product(name: "CourierTesting", package: "Courier"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -727,6 +727,23 @@ import Testing
     _ = transport
     _ = scripted
     // sample 4
+    let fixtures = URL(fileURLWithPath: "Tests/Fixtures", isDirectory: true)
+    let cassette = try Cassette(file: fixtures.appendingPathComponent("octocat.har"))
+    let github = Provider<GitHub>(transport: cassette)
+    let octocat = try await github.request(.user("octocat"), as: User.self)
+    print(octocat.login, cassette.isRecording ? "recorded" : "replayed")
+    _ = fixtures
+    _ = cassette
+    _ = github
+    _ = octocat
+    // sample 5
+    let replayer = try HARReplayer(file: fixtures.appendingPathComponent("octocat.har"), order: .firstMatch)
+    replayer.inject(.status(503, retryAfter: 1), atExchange: 1)
+    let flaky = Provider<GitHub>(transport: replayer, interceptor: RetryPolicy())
+    print(try await flaky.request(.user("octocat")).statusCode)   // 200, after one retry
+    _ = replayer
+    _ = flaky
+    // sample 6
     let server = try LoopbackServer { request in
         request.path == "/zen" ? .text("Keep it logically awesome.") : ServerReply(status: 404)
     }
@@ -740,7 +757,7 @@ import Testing
     }
     print(try await Provider<Local>().request(Local(baseURL: server.baseURL)).mapString())
     _ = server
-    // sample 5
+    // sample 7
     let local = Provider<GitHub>(endpointClosure: { target in
         Provider.defaultEndpointMapping(for: target).replacing(origin: server.baseURL)
     })

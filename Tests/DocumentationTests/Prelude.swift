@@ -321,6 +321,8 @@ enum Datasets: TargetType {
 
 let datasets = Provider<Datasets>()
 let downloads = URL(fileURLWithPath: "/tmp/Downloads")
+/// Where HAR fixtures live, for the samples of CourierTesting's recorder, replayer and cassette.
+let fixtures = URL(fileURLWithPath: "/tmp/Fixtures", isDirectory: true)
 
 /// Large files to upload, for the resumable upload samples.
 enum Media: TargetType {

@@ -762,6 +762,17 @@ var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
     _ = cookies
 }
 
+// RequestOrigin.swift#1
+@Sendable func requestOriginExample1() async throws {
+    struct Tracing: Transport {
+        let base: any Transport
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            if let origin = request.origin { print(origin.target, "attempt", origin.attempt) }
+            return try await base.send(request)
+        }
+    }
+}
+
 // Transport.swift#1
 @Sendable func transportExample1() async throws {
     struct LoggingTransport: Transport {
@@ -866,6 +877,37 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
     _ = clock
     _ = provider
     _ = call
+}
+
+// Cassette.swift#1
+@Sendable func cassetteExample1() async throws {
+    let cassette = try Cassette(file: fixtures.appendingPathComponent("user.har"), mode: .fromEnvironment())
+    let github = Provider<GitHub>(transport: cassette)
+    _ = cassette
+    _ = github
+}
+
+// HARMatching.swift#1
+@Sendable func hARMatchingExample1() async throws {
+    var matching = HARMatching.default
+    matching.headers = ["Accept"]
+    matching.body = true
+}
+
+// HARRecorder.swift#1
+@Sendable func hARRecorderExample1() async throws {
+    let recorder = HARRecorder(recording: URLSessionTransport(), to: fixtures.appendingPathComponent("user.har"))
+    let github = Provider<GitHub>(transport: recorder)
+    _ = recorder
+    _ = github
+}
+
+// HARReplayer.swift#1
+@Sendable func hARReplayerExample1() async throws {
+    let replayer = try HARReplayer(file: fixtures.appendingPathComponent("user.har"))
+    let github = Provider<GitHub>(transport: replayer)
+    _ = replayer
+    _ = github
 }
 
 // Provider+Result.swift#1

@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Dispatch
 import Foundation
 
@@ -6,14 +7,16 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// `courier-stub-count <requests> [standard | cache-plain | cache-miss | cache-hit]`: runs the stub
+/// `courier-stub-count <requests> [standard | cache-plain | cache-miss | cache-hit | replay]`: runs the stub
 /// pipeline (two no-op plugins, no decoding) the given number of times, for `valgrind
 /// --tool=callgrind`, whose instruction counts are stable on a noisy machine where wall-clock
 /// times are not. `Benchmarks/count` runs it at two request counts and reports the difference
 /// per request, which leaves out start-up and warm-up. The variants: `standard` adds
 /// `ResiliencePolicy.standard`; the `cache-` ones answer with a sample that has a head (made
 /// once), without a cache (`cache-plain`), through a memory cache that cannot store it
-/// (`cache-miss`: `no-store`) or that answers every request but the first (`cache-hit`).
+/// (`cache-miss`: `no-store`) or that answers every request but the first (`cache-hit`);
+/// `replay` answers from a HAR file of one entry through CourierTesting's `HARReplayer` instead
+/// of the stub engine.
 ///
 /// `main` is synchronous on purpose: valgrind 3.19 stops in `sigsuspend` on an async `main`,
 /// whose main thread parks in Dispatch. The requests run in a detached task, which `main` waits
@@ -62,6 +65,11 @@ struct StubCount {
                 },
                 stubClosure: Provider.immediatelyStub, plugins: plugins,
                 options: ProviderOptions(cache: variant == "cache-plain" ? nil : HTTPCache()))
+        case "replay":
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-count-\(getpid()).har")
+            try Data(replayFile.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            return Provider(transport: try HARReplayer(file: file, order: .firstMatch), plugins: plugins)
         default:
             throw CountError.unknownVariant(variant)
         }
@@ -85,6 +93,15 @@ struct CountedTarget: TargetType {
     var validationType: ValidationType { .successCodes }
     var sampleData: Data { Data("{}".utf8) }
 }
+
+/// A HAR file with the counted target's exchange.
+private let replayFile = #"""
+    {"log": {"version": "1.2", "creator": {"name": "count", "version": "1"}, "entries": [{
+      "startedDateTime": "2026-11-27T00:00:00.000Z", "time": 1,
+      "request": {"method": "GET", "url": "https://bench.invalid/item", "headers": []},
+      "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],
+                   "content": {"size": 2, "mimeType": "application/json", "text": "{}"}}}]}}
+    """#
 
 /// A plugin with every hook left to its default.
 struct SilentPlugin: PluginType {}

@@ -126,7 +126,7 @@ extension Provider {
         }
 
         let received: TransportResponse
-        switch await transmit(request, setup, notes, hopCookies) {
+        switch await transmit(request, attempt, setup, notes, hopCookies) {
         case .success(let response): received = response
         case .failure(let error):
             return .failure(
@@ -167,7 +167,8 @@ extension Provider {
     /// streamed into the attempt's handoff.
     @inline(__always)
     private func transmit(
-        _ request: URLRequest, _ setup: AttemptSetup, _ notes: ResilienceNotes?, _ hopCookies: HopCookies?
+        _ request: URLRequest, _ attempt: Int, _ setup: AttemptSetup, _ notes: ResilienceNotes?,
+        _ hopCookies: HopCookies?
     ) async -> Result<TransportResponse, any Error> {
         var report: (@Sendable (TransferProgress) -> Void)?
         if let reporter = setup.progress { report = { reporter.report($0) } }
@@ -176,6 +177,7 @@ extension Provider {
             progress: report, timeout: setup.timeouts.forExchange)
         if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
         if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }
+        transportRequest.origin = RequestOrigin(target: setup.target, requestID: setup.requestID, attempt: attempt)
         transportRequest.jarHandlesCookies = hopCookies != nil
         // The limits go along only where a stage or a clock needs them (copying them costs).
         let context = ExchangeContext(

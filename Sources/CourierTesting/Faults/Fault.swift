@@ -12,6 +12,10 @@ public enum Fault: Sendable, Hashable {
     case connectionLost
     /// Never answers: the exchange waits until its timeout or cancellation.
     case noAnswer
+    /// Answers, then loses the connection after this many bytes of the body (a
+    /// ``HARReplayer``'s streamed body gives them first; elsewhere it fails as
+    /// ``connectionLost``).
+    case cutBody(afterBytes: Int)
 }
 
 /// A window of the ``FaultInjectingTransport``'s clock during which every exchange fails.

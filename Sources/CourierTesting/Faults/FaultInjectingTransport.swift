@@ -92,7 +92,7 @@ public final class FaultInjectingTransport: Transport {
         case .status(let code, let retryAfter)?:
             let fields = retryAfter.map { HeaderFields(["Retry-After": String($0)]) } ?? HeaderFields()
             return TransportResponse(statusCode: code, headerFields: fields, url: url, data: Data())
-        case .connectionLost?:
+        case .connectionLost?, .cutBody?:
             throw URLError(.networkConnectionLost)
         default:
             if let base { return try await base.send(request) }

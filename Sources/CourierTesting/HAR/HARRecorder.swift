@@ -1,0 +1,178 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A transport that sends with a real engine and writes every exchange to a HAR 1.2 file (the
+/// format browsers' developer tools import and export), secrets replaced: put it where the
+/// provider's engine goes, and it sees what the engine sees (each attempt, each redirect hop, each
+/// piece of a resumable transfer).
+///
+/// ```swift
+/// let recorder = HARRecorder(recording: URLSessionTransport(), to: fixtures.appendingPathComponent("user.har"))
+/// let github = Provider<GitHub>(transport: recorder)
+/// ```
+/// Each entry has the request and the response, their heads and bodies (UTF-8 text as it is,
+/// anything else in Base64, up to `maximumBodyBytes`), timings, and in `_courier` the target,
+/// the attempt and, for a streamed body, when each chunk came. An exchange that failed is an
+/// entry with status 0 and the failure's kind as its status text. The file is rewritten after
+/// every entry. See ``Cassette`` to record once and replay after.
+///
+/// **Secrets are never written**: `redaction` (``Redaction/default`` unless you pass your own, as
+/// for the logger) replaces the values of credential header fields (`Authorization`, `Cookie`,
+/// `Set-Cookie`, API keys), credential query items and JSON or form fields (`access_token`,
+/// `password`…) with ``Redaction/mask``, in requests and responses. A ``HARReplayer`` redacts
+/// the requests it is asked the same way, so they still match.
+public final class HARRecorder: Transport, Sendable {
+    /// The engine that really sends.
+    public let engine: any Transport
+    /// What is hidden from the file.
+    public let redaction: Redaction
+    /// The most bytes of one body the file keeps; a longer body keeps its start, marked truncated.
+    public let maximumBodyBytes: Int
+    let archive: HARArchive
+
+    /// Creates a recorder.
+    /// - Parameters:
+    ///   - engine: The engine that really sends.
+    ///   - file: The HAR file to write (replaced).
+    ///   - redaction: What is hidden from the file; ``Redaction/default`` by default.
+    ///   - maximumBodyBytes: The most bytes of one body kept; 4 MiB by default.
+    public convenience init(
+        recording engine: any Transport, to file: URL, redaction: Redaction = .default, maximumBodyBytes: Int = 4 << 20
+    ) {
+        self.init(engine, HARArchive(url: file), redaction: redaction, maximumBodyBytes: maximumBodyBytes)
+    }
+
+    init(_ engine: any Transport, _ archive: HARArchive, redaction: Redaction, maximumBodyBytes: Int) {
+        self.engine = engine
+        self.archive = archive
+        self.redaction = redaction
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    /// The HAR file.
+    public var file: URL { archive.url }
+
+    /// How many exchanges the file holds.
+    public var entryCount: Int { archive.entries.count }
+
+    /// The engine's capabilities.
+    public var capabilities: TransportCapabilities { engine.capabilities }
+
+    /// Sends `request` with the engine and records the exchange.
+    /// - Parameter request: The request.
+    /// - Returns: The engine's response (a streamed body is recorded as it is read).
+    /// - Throws: What the engine throws (recorded as an entry with status 0).
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let order = archive.reserve()
+        let started = Date()
+        let clock = ContinuousClock.now
+        var outgoing = request
+        let requestBody = Self.capture(&outgoing, limit: maximumBodyBytes)
+        @Sendable func entry(_ response: HAR.Response, wait: Double, receive: Double) -> HAR.Entry {
+            let (body, truncated) = requestBody.kept
+            return HAR.Entry(
+                startedDateTime: HAR.timestamp(started), time: wait + receive,
+                request: HAR.request(request.urlRequest, body: body, truncated: truncated, redaction: redaction),
+                response: response, timings: HAR.Timings(send: 0, wait: wait, receive: receive),
+                courier: courierFields(of: request))
+        }
+        let response: TransportResponse
+        do {
+            response = try await engine.send(outgoing)
+        } catch {
+            let wait = BodyCapture.milliseconds(clock.duration(to: .now))
+            archive.add(entry(HAR.failure(error), wait: wait, receive: 0), order: order)
+            throw error
+        }
+        let wait = BodyCapture.milliseconds(clock.duration(to: .now))
+        guard let stream = response.stream else {
+            let (body, truncated) = wholeBody(of: response)
+            var har = entry(
+                HAR.response(
+                    status: response.statusCode, headers: response.headerFields, body: body, truncated: truncated,
+                    redaction: redaction), wait: wait, receive: 0)
+            if truncated { har.courier?.truncated = true }
+            archive.add(har, order: order)
+            return response
+        }
+        let url = request.urlRequest.url ?? URL(fileURLWithPath: "/")
+        return recording(stream, of: response, url: url) { [archive, redaction] capture in
+            let kept = capture.captured
+            var har = entry(
+                HAR.response(
+                    status: response.statusCode, headers: response.headerFields, body: kept.data,
+                    truncated: kept.truncated, redaction: redaction),
+                wait: wait, receive: BodyCapture.milliseconds(clock.duration(to: .now)) - wait)
+            har.courier?.chunks = kept.chunks
+            if kept.truncated { har.courier?.truncated = true }
+            if kept.incomplete { har.courier?.incomplete = true }
+            archive.add(har, order: order)
+        }
+    }
+
+    /// The target, attempt and request of `request`, when a provider sent it.
+    private func courierFields(of request: TransportRequest) -> HAR.CourierFields {
+        guard let origin = request.origin else { return HAR.CourierFields() }
+        let name = (origin.target as? any NamedTarget).map { "\(type(of: $0)).\($0.caseName)" }
+        return HAR.CourierFields(
+            target: name ?? "\(type(of: origin.target)).\(origin.target)", attempt: origin.attempt,
+            request: origin.requestID.description)
+    }
+
+    /// The whole body of a response in memory or in a file, up to the limit.
+    private func wholeBody(of response: TransportResponse) -> (Data, Bool) {
+        if let file = response.fileURL { return BodyCapture.read(file, limit: maximumBodyBytes) }
+        return (response.data.prefix(maximumBodyBytes), response.data.count > maximumBodyBytes)
+    }
+
+    /// `response` with its streamed body read through a capture; `finish` records it once the body
+    /// ends, fails or is abandoned.
+    private func recording(
+        _ stream: TransportBody, of response: TransportResponse, url: URL,
+        finish: @escaping @Sendable (BodyCapture) -> Void
+    ) -> TransportResponse {
+        let capture = BodyCapture(limit: maximumBodyBytes)
+        let reader = StreamReader(stream.makeAsyncIterator())
+        let done = Locked(false)
+        let finishOnce: @Sendable () -> Void = {
+            if done.withLock({ done in
+                defer { done = true }
+                return !done
+            }) {
+                finish(capture)
+            }
+        }
+        let body = TransportBody(
+            pulling: {
+                do {
+                    guard let chunk = try await reader.next() else {
+                        finishOnce()
+                        return nil
+                    }
+                    capture.add(chunk)
+                    return chunk
+                } catch {
+                    capture.markIncomplete()
+                    finishOnce()
+                    throw error
+                }
+            },
+            onTermination: {
+                capture.markIncomplete()
+                reader.abandon()
+                finishOnce()
+            })
+        var teed =
+            response.response.map { TransportResponse(response: $0, stream: body) }
+            ?? TransportResponse(
+                statusCode: response.statusCode, headerFields: response.headerFields,
+                url: url, stream: body)
+        teed.protocolVersion = response.protocolVersion
+        teed.resends = response.resends
+        return teed
+    }
+}
