@@ -177,7 +177,9 @@ extension Provider {
             progress: report, timeout: setup.timeouts.forExchange)
         if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
         if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }
-        transportRequest.origin = RequestOrigin(target: setup.target, requestID: setup.requestID, attempt: attempt)
+        if setup.engine.capabilities.contains(.requestOrigin) {
+            transportRequest.origin = RequestOrigin(target: setup.target, requestID: setup.requestID, attempt: attempt)
+        }
         transportRequest.jarHandlesCookies = hopCookies != nil
         // The limits go along only where a stage or a clock needs them (copying them costs).
         let context = ExchangeContext(

@@ -1,10 +1,12 @@
 /// Where a transport request comes from: the provider's target, the request's identifier and the
 /// attempt, for transports and stages that record or trace exchanges (CourierTesting's HAR
-/// recorder names its entries with them). A request a caller builds by hand has none.
+/// recorder names its entries with them). The provider sets it for an engine that declares
+/// ``TransportCapabilities/requestOrigin``; a request a caller builds by hand has none.
 ///
 /// ```swift
 /// struct Tracing: Transport {
 ///     let base: any Transport
+///     var capabilities: TransportCapabilities { base.capabilities.union(.requestOrigin) }
 ///     func send(_ request: TransportRequest) async throws -> TransportResponse {
 ///         if let origin = request.origin { print(origin.target, "attempt", origin.attempt) }
 ///         return try await base.send(request)

@@ -48,6 +48,11 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomString
     /// does not declare it.
     public static let repeatedHeaderFields = TransportCapabilities(rawValue: 1 << 4)
 
+    /// Reads ``TransportRequest/origin`` (a transport that records or traces exchanges by target
+    /// and attempt): the provider sets it only for an engine that declares this, so that no other
+    /// request pays for it (about 360 instructions: an allocation and the target's copy).
+    public static let requestOrigin = TransportCapabilities(rawValue: 1 << 5)
+
     /// The request options a request can ask for (everything but ``timeouts``).
     public static let requestOptions: TransportCapabilities = [
         .cachePolicy, .networkAccessLimits, .networkServiceType, .repeatedHeaderFields,
@@ -60,7 +65,7 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomString
         let names: [(TransportCapabilities, String)] = [
             (.cachePolicy, "cachePolicy"), (.networkAccessLimits, "networkAccessLimits"),
             (.networkServiceType, "networkServiceType"), (.timeouts, "timeouts"),
-            (.repeatedHeaderFields, "repeatedHeaderFields"),
+            (.repeatedHeaderFields, "repeatedHeaderFields"), (.requestOrigin, "requestOrigin"),
         ]
         return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }

@@ -96,9 +96,9 @@ public struct TransportRequest: Sendable {
     /// refuses such a request on a transport that does not.
     public var repeatedHeaderFields = HeaderFields()
 
-    /// The target, request and attempt this exchange belongs to, set by the provider (one object,
-    /// shared by the attempt's exchanges: redirect hops, a resumable transfer's pieces); `nil`
-    /// for a request built by hand.
+    /// The target, request and attempt this exchange belongs to, set by the provider for an
+    /// engine that declares ``TransportCapabilities/requestOrigin`` (one object, shared by the
+    /// attempt's exchanges: redirect hops, a resumable transfer's pieces); `nil` otherwise.
     public var origin: RequestOrigin?
 
     /// Whether the provider's cookie jar handles this request's cookies: then an engine with

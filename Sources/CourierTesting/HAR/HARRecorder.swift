@@ -59,8 +59,9 @@ public final class HARRecorder: Transport, Sendable {
     /// How many exchanges the file holds.
     public var entryCount: Int { archive.entries.count }
 
-    /// The engine's capabilities.
-    public var capabilities: TransportCapabilities { engine.capabilities }
+    /// The engine's capabilities, and ``TransportCapabilities/requestOrigin`` (entries name their
+    /// target and attempt).
+    public var capabilities: TransportCapabilities { engine.capabilities.union(.requestOrigin) }
 
     /// Sends `request` with the engine and records the exchange.
     /// - Parameter request: The request.

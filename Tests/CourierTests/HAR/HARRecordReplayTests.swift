@@ -111,4 +111,30 @@ struct HARRecordReplayTests {
         #expect(try await provider.request(flaky).statusCode == 200)
         await #expect(throws: CourierError.self) { try await provider.request(flaky) }
     }
+
+    /// A transport that keeps the origins it is given, declaring that it reads them or not.
+    private final class OriginProbe: Transport, Sendable {
+        let declares: Bool
+        let seen = Locked<[String]>([])
+        init(declares: Bool) { self.declares = declares }
+        var capabilities: TransportCapabilities { declares ? [.requestOrigin] : [] }
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            let origin = request.origin.map { "\($0.target) #\($0.attempt) \($0.requestID)" } ?? "none"
+            seen.withLock { $0.append(origin) }
+            return TransportResponse(statusCode: seen.value.count == 1 ? 503 : 200, data: Data())
+        }
+    }
+
+    @Test("the provider names the target and attempt only to an engine that declares it reads them")
+    func originOnlyWhenAsked() async throws {
+        let asks = OriginProbe(declares: true)
+        let target = Vault(URL(string: "http://127.0.0.1:9")!, .flaky)
+        _ = try await Provider<Vault>(transport: asks, interceptor: Self.retries()).request(target)
+        #expect(asks.seen.value.count == 2)
+        #expect(asks.seen.value.first?.hasSuffix("#1 #1") == true)
+        #expect(asks.seen.value.last?.hasSuffix("#2 #1") == true)
+        let silent = OriginProbe(declares: false)
+        _ = try await Provider<Vault>(transport: silent, interceptor: Self.retries()).request(target)
+        #expect(silent.seen.value == ["none", "none"])
+    }
 }
