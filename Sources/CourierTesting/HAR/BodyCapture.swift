@@ -37,10 +37,10 @@ final class BodyCapture: Sendable {
         state.withLock { $0.incomplete = true }
     }
 
-    /// What was kept: the bytes, whether some were left out, whether the body ended early, and
-    /// the chunks.
-    var captured: (data: Data, truncated: Bool, incomplete: Bool, chunks: [HAR.Chunk]) {
-        state.withLock { ($0.data, $0.truncated, $0.incomplete, $0.chunks) }
+    /// What was kept: the bytes, whether some were left out, whether the body ended early, the
+    /// chunks, and the size of all that passed.
+    var captured: (data: Data, truncated: Bool, incomplete: Bool, chunks: [HAR.Chunk], size: Int) {
+        state.withLock { ($0.data, $0.truncated, $0.incomplete, $0.chunks, $0.size) }
     }
 
     /// `count` bytes of the file at `url`, at most `limit`, and whether there were more.

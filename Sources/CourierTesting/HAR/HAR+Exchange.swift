@@ -31,20 +31,24 @@ extension HAR {
         return harRequest
     }
 
-    /// The response as HAR writes it, its secrets hidden as in ``request(_:body:truncated:redaction:)``.
+    /// The response as HAR writes it, its secrets hidden as in ``request(_:body:truncated:redaction:)``;
+    /// `body` is what is kept of a body of `size` bytes.
     static func response(
-        status: Int, headers fields: HeaderFields, body: Data, truncated: Bool, redaction: Redaction
+        status: Int, headers fields: HeaderFields, body: Data, size: Int, truncated: Bool, redaction: Redaction
     ) -> Response {
         let contentType = fields["Content-Type"]
         let kept = truncated ? body : redaction.body(body, contentType: contentType)
         let (text, base64) = HAR.text(of: kept)
+        // `size` is the length of the body `text` holds (redacted), or the whole body's when it
+        // was longer than the recorder keeps: a replayer refuses a body shorter than its size.
         let content = Content(
-            size: body.count, mimeType: contentType ?? "", text: kept.isEmpty ? nil : text,
+            size: truncated ? size : kept.count, mimeType: contentType ?? "",
+            text: kept.isEmpty ? nil : text,
             encoding: base64 && !kept.isEmpty ? "base64" : nil)
         return Response(
             status: status, statusText: HTTPURLResponse.localizedString(forStatusCode: status).capitalized,
             headers: fields.map { Field(name: $0.name, value: redaction.headerValue($0.name, $0.value)) },
-            content: content, redirectURL: fields["Location"] ?? "", bodySize: body.count)
+            content: content, redirectURL: fields["Location"] ?? "", bodySize: size)
     }
 
     /// A failed exchange as HAR writes it: status 0, as browsers record a request that got no

@@ -17,8 +17,10 @@ import Foundation
 /// Each entry has the request and the response, their heads and bodies (UTF-8 text as it is,
 /// anything else in Base64, up to `maximumBodyBytes`), timings, and in `_courier` the target,
 /// the attempt and, for a streamed body, when each chunk came. An exchange that failed is an
-/// entry with status 0 and the failure's kind as its status text. The file is rewritten after
-/// every entry. See ``Cassette`` to record once and replay after.
+/// entry with status 0 and the failure's kind as its status text. A longer body keeps its start
+/// only, and its replay fails with ``HARReplayError/bodyNotRecorded(request:recorded:size:)``
+/// rather than answer short. The file is rewritten after every entry. See ``Cassette`` to record
+/// once and replay after.
 ///
 /// **Secrets are never written**: `redaction` (``Redaction/default`` unless you pass your own, as
 /// for the logger) replaces the values of credential header fields (`Authorization`, `Cookie`,
@@ -91,11 +93,11 @@ public final class HARRecorder: Transport, Sendable {
         }
         let wait = BodyCapture.milliseconds(clock.duration(to: .now))
         guard let stream = response.stream else {
-            let (body, truncated) = wholeBody(of: response)
+            let (body, truncated, size) = wholeBody(of: response)
             var har = entry(
                 HAR.response(
-                    status: response.statusCode, headers: response.headerFields, body: body, truncated: truncated,
-                    redaction: redaction), wait: wait, receive: 0)
+                    status: response.statusCode, headers: response.headerFields, body: body, size: size,
+                    truncated: truncated, redaction: redaction), wait: wait, receive: 0)
             if truncated { har.courier?.truncated = true }
             archive.add(har, order: order)
             return response
@@ -106,7 +108,7 @@ public final class HARRecorder: Transport, Sendable {
             var har = entry(
                 HAR.response(
                     status: response.statusCode, headers: response.headerFields, body: kept.data,
-                    truncated: kept.truncated, redaction: redaction),
+                    size: kept.size, truncated: kept.truncated, redaction: redaction),
                 wait: wait, receive: BodyCapture.milliseconds(clock.duration(to: .now)) - wait)
             har.courier?.chunks = kept.chunks
             if kept.truncated { har.courier?.truncated = true }
@@ -124,10 +126,15 @@ public final class HARRecorder: Transport, Sendable {
             request: origin.requestID.description)
     }
 
-    /// The whole body of a response in memory or in a file, up to the limit.
-    private func wholeBody(of response: TransportResponse) -> (Data, Bool) {
-        if let file = response.fileURL { return BodyCapture.read(file, limit: maximumBodyBytes) }
-        return (response.data.prefix(maximumBodyBytes), response.data.count > maximumBodyBytes)
+    /// The body of a response in memory or in a file, up to the limit; whether it was longer, and
+    /// its size.
+    private func wholeBody(of response: TransportResponse) -> (Data, Bool, Int) {
+        if let file = response.fileURL {
+            let (data, truncated) = BodyCapture.read(file, limit: maximumBodyBytes)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue
+            return (data, truncated, size ?? data.count)
+        }
+        return (response.data.prefix(maximumBodyBytes), response.data.count > maximumBodyBytes, response.data.count)
     }
 
     /// `response` with its streamed body read through a capture; `finish` records it once the body

@@ -9,6 +9,9 @@ public enum HARReplayError: Error, Sendable, Equatable, CustomStringConvertible 
     /// No recorded entry matches the request: what was asked, and the nearest entries with why
     /// each does not match.
     case unmatched(request: String, nearest: [String])
+    /// The matching entry's body was not recorded whole (longer than the recorder kept, or left
+    /// out by the tool that wrote the file): replaying it would be a truncated answer.
+    case bodyNotRecorded(request: String, recorded: Int, size: Int)
 
     /// A sentence describing the problem: for an unmatched request, the request and the nearest
     /// recorded entries with their differences.
@@ -16,6 +19,9 @@ public enum HARReplayError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .unreadable(let url, let reason):
             return "Cannot read the HAR file \(url.path): \(reason)."
+        case .bodyNotRecorded(let request, let recorded, let size):
+            return "The recorded answer to \(request) has \(recorded) of its \(size) body bytes; record it again "
+                + "with a larger HARRecorder.maximumBodyBytes (or a tool that keeps the whole body)."
         case .unmatched(let request, let nearest):
             guard !nearest.isEmpty else { return "No recorded entry matches \(request): the file has none left." }
             return "No recorded entry matches \(request). Nearest:\n"

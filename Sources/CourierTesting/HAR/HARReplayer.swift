@@ -101,6 +101,11 @@ public final class HARReplayer: Transport, Sendable {
         let url = request.urlRequest.url ?? URL(fileURLWithPath: "/")
         if let fault { return try await ReplayAnswer.faulted(fault, entry: entry, request: request, url: url) }
         if let failure = entry.failure { throw failure }
+        let kept = entry.responseBody.count
+        if entry.courier?.truncated == true || (entry.response.content.size ?? 0) > kept {
+            let size = max(entry.response.content.size ?? 0, entry.response.bodySize ?? 0)
+            throw HARReplayError.bodyNotRecorded(request: Self.line(redacted), recorded: kept, size: size)
+        }
         return try ReplayAnswer.response(entry, to: request, url: url, timing: timing)
     }
 

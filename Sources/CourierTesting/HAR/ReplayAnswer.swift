@@ -17,9 +17,11 @@ enum ReplayAnswer {
         let status = entry.response.status
         switch request.delivery {
         case .stream:
+            // A body that ended early when recorded ends the same way after its recorded bytes.
+            let cut = cutAfter ?? (entry.courier?.incomplete == true ? body.count : nil)
             return TransportResponse(
                 statusCode: status, headerFields: fields, url: url,
-                stream: stream(body, chunks: entry.courier?.chunks, timing: timing, cutAfter: cutAfter))
+                stream: stream(body, chunks: entry.courier?.chunks, timing: timing, cutAfter: cut))
         case .file:
             if cutAfter != nil { throw lost }
             let file = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -84,13 +86,17 @@ enum ReplayAnswer {
                     elapsed = at * factor
                 }
                 if Task.isCancelled { return }
-                if let cutAfter, sent + piece.count >= cutAfter {
+                if let cutAfter, sent + piece.count > cutAfter {
                     writer.write(piece.prefix(cutAfter - sent))
                     writer.fail(lost)
                     return
                 }
                 writer.write(piece)
                 sent += piece.count
+            }
+            if let cutAfter, sent >= cutAfter {
+                writer.fail(lost)
+                return
             }
             writer.finish()
         }

@@ -156,4 +156,51 @@ struct HARCassetteTests {
         #expect(response.fileURL?.standardizedFileURL == destination.standardizedFileURL)
         #expect(try Data(contentsOf: destination) == Vault.reportBytes)
     }
+
+    @Test("a stream that broke while recorded breaks the same way in replay, after the same events")
+    func brokenStream() async throws {
+        let har = try Scratch.folder().appendingPathComponent("broken.har")
+        let server = try LoopbackServer { _ in
+            .raw(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "9\r\ndata: a\n\n\r\n")
+        }
+        let target = Item(baseURL: server.baseURL, path: "/events")
+        func read(_ engine: any Transport) async -> ([String], CourierError?) {
+            var events: [String] = []
+            do {
+                for try await event in Provider<Item>(transport: engine).events(target, reconnection: .never) {
+                    events.append(event.data)
+                }
+                return (events, nil)
+            } catch {
+                return (events, error as? CourierError)
+            }
+        }
+        let recorded = await read(HARRecorder(recording: URLSessionTransport(), to: har))
+        server.stop()
+        let replayed = await read(try HARReplayer(file: har))
+        #expect(recorded.0 == ["a"])
+        #expect(recorded.1?.stage == .transport)
+        #expect(replayed.0 == recorded.0)
+        #expect(replayed.1?.stage == .transport)
+        #expect(String(decoding: try Data(contentsOf: har), as: UTF8.self).contains(#""incomplete" : true"#))
+    }
+
+    @Test("a body longer than the recorder keeps is never replayed cut short: the replay says so")
+    func truncatedBody() async throws {
+        let har = try Scratch.folder().appendingPathComponent("long.har")
+        let long = String(repeating: "x", count: 1000)
+        let server = try LoopbackServer { _ in .text(long) }
+        let target = Item(baseURL: server.baseURL, path: "/long")
+        let recorder = HARRecorder(recording: URLSessionTransport(), to: har, maximumBodyBytes: 100)
+        #expect(try await Provider<Item>(transport: recorder).request(target).mapString() == long)
+        server.stop()
+        let error = await #expect(throws: CourierError.self) {
+            try await Provider<Item>(transport: try HARReplayer(file: har)).request(target)
+        }
+        let replay = try #require(error?.underlyingError as? HARReplayError)
+        #expect(
+            replay == .bodyNotRecorded(request: "GET \(server.baseURL.absoluteString)/long", recorded: 100, size: 1000))
+    }
 }
