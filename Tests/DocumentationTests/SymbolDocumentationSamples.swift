@@ -766,6 +766,7 @@ var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
 @Sendable func requestOriginExample1() async throws {
     struct Tracing: Transport {
         let base: any Transport
+        var capabilities: TransportCapabilities { base.capabilities.union(.requestOrigin) }
         func send(_ request: TransportRequest) async throws -> TransportResponse {
             if let origin = request.origin { print(origin.target, "attempt", origin.attempt) }
             return try await base.send(request)
