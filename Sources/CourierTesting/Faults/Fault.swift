@@ -16,6 +16,9 @@ public enum Fault: Sendable, Hashable {
     /// ``HARReplayer``'s streamed body gives them first; elsewhere it fails as
     /// ``connectionLost``).
     case cutBody(afterBytes: Int)
+    /// Answers as it would have, this many seconds late (on the ``FaultInjectingTransport``'s
+    /// clock; a ``HARReplayer`` waits in real time).
+    case delay(TimeInterval)
 }
 
 /// A window of the ``FaultInjectingTransport``'s clock during which every exchange fails.

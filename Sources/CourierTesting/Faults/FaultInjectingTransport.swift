@@ -88,6 +88,7 @@ public final class FaultInjectingTransport: Transport {
         if fault == .connectionRefused { throw URLError(.cannotConnectToHost) }
         if fault == .noAnswer { try await clock.sleep(seconds: Delay.maximumSeconds) }
         try await clock.sleep(seconds: delay)
+        if case .delay(let late)? = fault { try await clock.sleep(seconds: late) }
         switch fault {
         case .status(let code, let retryAfter)?:
             let fields = retryAfter.map { HeaderFields(["Retry-After": String($0)]) } ?? HeaderFields()

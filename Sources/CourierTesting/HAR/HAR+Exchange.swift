@@ -9,7 +9,7 @@ import Foundation
 /// entries.
 extension HAR {
     /// The request as HAR writes it: `redaction` hides header values (`Authorization`, cookies,
-    /// API keys), credential query items and body fields, each replaced by ``Redaction/mask``, so
+    /// API keys), credential query items and body fields, each replaced by `Redaction.mask` (`***`), so
     /// that a replayed request redacted the same way still matches.
     static func request(
         _ request: URLRequest, body: Data?, truncated: Bool, redaction: Redaction

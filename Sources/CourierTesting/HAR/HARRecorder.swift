@@ -22,10 +22,10 @@ import Foundation
 /// rather than answer short. The file is rewritten after every entry. See ``Cassette`` to record
 /// once and replay after.
 ///
-/// **Secrets are never written**: `redaction` (``Redaction/default`` unless you pass your own, as
+/// **Secrets are never written**: `redaction` (`Redaction.default` unless you pass your own, as
 /// for the logger) replaces the values of credential header fields (`Authorization`, `Cookie`,
 /// `Set-Cookie`, API keys), credential query items and JSON or form fields (`access_token`,
-/// `password`…) with ``Redaction/mask``, in requests and responses. A ``HARReplayer`` redacts
+/// `password`…) with `Redaction.mask` (`***`), in requests and responses. A ``HARReplayer`` redacts
 /// the requests it is asked the same way, so they still match.
 public final class HARRecorder: Transport, Sendable {
     /// The engine that really sends.
@@ -40,7 +40,7 @@ public final class HARRecorder: Transport, Sendable {
     /// - Parameters:
     ///   - engine: The engine that really sends.
     ///   - file: The HAR file to write (replaced).
-    ///   - redaction: What is hidden from the file; ``Redaction/default`` by default.
+    ///   - redaction: What is hidden from the file; `Redaction.default` by default.
     ///   - maximumBodyBytes: The most bytes of one body kept; 4 MiB by default.
     public convenience init(
         recording engine: any Transport, to file: URL, redaction: Redaction = .default, maximumBodyBytes: Int = 4 << 20
@@ -61,7 +61,7 @@ public final class HARRecorder: Transport, Sendable {
     /// How many exchanges the file holds.
     public var entryCount: Int { archive.entries.count }
 
-    /// The engine's capabilities, and ``TransportCapabilities/requestOrigin`` (entries name their
+    /// The engine's capabilities, and `TransportCapabilities.requestOrigin` (entries name their
     /// target and attempt).
     public var capabilities: TransportCapabilities { engine.capabilities.union(.requestOrigin) }
 

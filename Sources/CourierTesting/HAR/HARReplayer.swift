@@ -44,7 +44,7 @@ public final class HARReplayer: Transport, Sendable {
     ///   - matching: How requests are matched to entries; the method and the URL by default.
     ///   - order: Which entry answers when several match; each once, in order, by default.
     ///   - timing: How long answers take; at once by default.
-    ///   - redaction: The redaction the file was recorded with; ``Redaction/default`` by default.
+    ///   - redaction: The redaction the file was recorded with; `Redaction.default` by default.
     /// - Throws: ``HARReplayError/unreadable(_:reason:)`` when the file cannot be read.
     public convenience init(
         file: URL, matching: HARMatching = .default, order: ReplayOrder = .inOrder, timing: ReplayTiming = .none,
@@ -75,8 +75,8 @@ public final class HARReplayer: Transport, Sendable {
     public var unmatched: [HARReplayError] { state.withLock { $0.unmatched } }
 
     /// Replaces the answer to exchange `number` (from 1, counting every request this replayer is
-    /// asked) with `fault`: a status, a refused or lost connection, no answer, or a body cut after
-    /// some bytes.
+    /// asked) with `fault`: a status, a refused or lost connection, no answer, a body cut after
+    /// some bytes, or the recorded answer late.
     /// - Parameters:
     ///   - fault: The fault.
     ///   - number: The exchange it replaces.

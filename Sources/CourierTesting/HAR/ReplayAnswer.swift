@@ -56,6 +56,10 @@ enum ReplayAnswer {
             while true { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
         case .cutBody(let bytes):
             return try response(entry, to: request, url: url, timing: .none, cutAfter: bytes)
+        case .delay(let seconds):
+            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+            if let failure = entry.failure { throw failure }
+            return try response(entry, to: request, url: url, timing: .none)
         @unknown default:
             throw lost
         }

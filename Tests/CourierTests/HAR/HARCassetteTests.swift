@@ -94,7 +94,7 @@ struct HARCassetteTests {
         return (har, server.baseURL)
     }
 
-    @Test("faults in replay: a status, a lost connection, a body cut mid-stream")
+    @Test("faults in replay: a status, a lost connection, a body cut mid-stream, a late answer")
     func faults() async throws {
         let (har, base) = try await Self.recordVault()
 
@@ -116,6 +116,10 @@ struct HARCassetteTests {
         }
         #expect(events == ["first"])
         #expect(cut?.stage == .transport)
+        replayer.inject(.delay(0.05), atExchange: 4)
+        let started = ContinuousClock.now
+        #expect(try await provider.request(Vault(base, .profile)).statusCode == 200)
+        #expect(started.duration(to: .now) >= .milliseconds(50))
         #expect(try await provider.request(Vault(base, .profile)).statusCode == 200)
     }
 
