@@ -120,7 +120,13 @@ public final class HARReplayer: Transport, Sendable {
                 state.used.insert(found)
                 return .success((found, fault))
             }
-            let nearest = differences.sorted { $0.1.count < $1.1.count }.prefix(3).map { index, reasons in
+            // The nearest among every entry, an entry already played said so.
+            let all = entries.indices.map { index in
+                var reasons = matching.differences(request, body: body, from: entries[index])
+                if order == .inOrder, state.used.contains(index) { reasons.append("already played") }
+                return (index, reasons)
+            }
+            let nearest = all.sorted { $0.1.count < $1.1.count }.prefix(3).map { index, reasons in
                 let entry = entries[index].request
                 return "#\(index + 1) \(entry.method) \(entry.url): differs in \(reasons.joined(separator: ", "))"
             }
