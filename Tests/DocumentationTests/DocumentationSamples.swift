@@ -561,6 +561,14 @@ import Testing
     let logged = Provider<GitHub>(plugins: [NetworkLoggerPlugin(configuration: .init(redaction: redaction))])
     print(logged.plugins.count)
     _ = logged
+    // sample 4
+    var trust = TrustPolicy()
+    try trust.pin("**.bank.example", to: [
+        "sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=",   // the key in use
+        "sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=",   // a backup key, kept offline
+    ], expires: Date(timeIntervalSinceNow: 180 * 86_400))
+    let banking = Provider<Bank>(options: ProviderOptions(trust: trust))
+    _ = banking
 }
 
 /// The samples of SourceStability.md.

@@ -308,6 +308,16 @@ struct Reactive<Base> {
     init(_ base: Base) { self.base = base }
 }
 
+/// A bank's API, for the trust policy samples.
+enum Bank: TargetType {
+    case accounts
+    var baseURL: URL { URL(string: "https://api.bank.example")! }
+    var path: String { "/accounts" }
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+}
+
 /// Large files to download, for the resumable download samples.
 enum Datasets: TargetType {
     case archive

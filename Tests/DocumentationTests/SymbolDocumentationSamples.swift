@@ -497,6 +497,16 @@ var resilience: ResiliencePolicy? {
     _ = user
 }
 
+// ClientIdentity.swift#1
+@Sendable func clientIdentityExample1() async throws {
+    let secrets = URL(fileURLWithPath: "/etc/courier", isDirectory: true)
+    let identity = ClientIdentity.pem(
+        certificateChain: try Data(contentsOf: secrets.appendingPathComponent("client.pem")),
+        privateKey: try Data(contentsOf: secrets.appendingPathComponent("client.key")))
+    _ = secrets
+    _ = identity
+}
+
 // Redaction.swift#1
 @Sendable func redactionExample1() async throws {
     var redaction = Redaction.default
@@ -504,6 +514,23 @@ var resilience: ResiliencePolicy? {
     redaction.fieldNames.insert("pin")
     let logger = NetworkLoggerPlugin(configuration: .init(redaction: redaction))
     _ = logger
+}
+
+// SPKIPin.swift#1
+@Sendable func sPKIPinExample1() async throws {
+    let pin = try SPKIPin("sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+    _ = pin
+}
+
+// TrustPolicy.swift#1
+@Sendable func trustPolicyExample1() async throws {
+    var trust = TrustPolicy()
+    try trust.pin("**.bank.example", to: [
+        "sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=",   // the current key
+        "sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=",   // the backup, kept offline
+    ], expires: Date(timeIntervalSinceNow: 365 * 86_400))
+    let bank = Provider<Bank>(options: ProviderOptions(trust: trust))
+    _ = bank
 }
 
 // EventReconnection.swift#1

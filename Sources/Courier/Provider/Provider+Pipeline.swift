@@ -77,7 +77,7 @@ extension Provider {
                 ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
             let scope = resilienceScope(target, request.url)
             let timeouts = timeouts(endpoint.options, scope)
-            let setup = AttemptSetup(
+            var setup = AttemptSetup(
                 requestID: id, target: target, validationType: target.validationType, base: request,
                 engine: engine, stubbed: stub != .never, body: endpoint.task.transportBody,
                 destination: file.map(ResumableDownload.destination) ?? endpoint.task.downloadDestination,
@@ -85,6 +85,7 @@ extension Provider {
                 idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
                 streaming: streaming, cookieJar: cookieJar, sender: self,
                 storage: interceptor == nil ? nil : RequestStorage(), scope: scope)
+            setup.trust = target.trustPolicy ?? options.trust
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):
             result = .failure(error)

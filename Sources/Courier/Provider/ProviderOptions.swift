@@ -31,6 +31,9 @@ public struct ProviderOptions: Sendable {
     /// The clock that retry delays, time limits, `Retry-After` dates and the resilience policies
     /// read: the system's unless a test gives its own (give the cache and the jar the same one).
     public var clock: any ProviderClock
+    /// What TLS connections must prove (pins, roots, a client certificate) for targets that
+    /// declare no policy of their own (``TargetType/trustPolicy``), or `nil`: see ``TrustPolicy``.
+    public var trust: TrustPolicy?
 
     /// Creates a provider's options.
     /// - Parameters:
@@ -43,10 +46,12 @@ public struct ProviderOptions: Sendable {
     ///   - streamingLimits: The bounds of streamed responses; ``StreamingLimits/standard`` by
     ///     default.
     ///   - clock: The clock the provider reads; ``SystemClock`` by default.
+    ///   - trust: What TLS connections must prove (see ``TrustPolicy``); nothing beyond the
+    ///     engine's usual validation by default.
     public init(
         redirects: RedirectPolicy = .follow, cookies: CookieJar? = nil, cache: HTTPCache? = nil,
         resilience: ResiliencePolicy? = nil, streamingLimits: StreamingLimits = .standard,
-        clock: any ProviderClock = .system
+        clock: any ProviderClock = .system, trust: TrustPolicy? = nil
     ) {
         self.redirects = redirects
         self.cookies = cookies
@@ -54,6 +59,7 @@ public struct ProviderOptions: Sendable {
         self.resilience = resilience
         self.streamingLimits = streamingLimits
         self.clock = clock
+        self.trust = trust
     }
 
     /// Redirects followed safely, the engine's cookies, no cache, no policy, the standard

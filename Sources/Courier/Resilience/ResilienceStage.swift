@@ -129,9 +129,12 @@ struct ResilienceStage: Stage {
         let scope = exchange.scope
         let notes = exchange.context.notes
         let cancelled = Task.isCancelled || error is CancellationError || (error as? URLError)?.code == .cancelled
+        // A trust failure (a pin mismatch, a policy the engine cannot enforce) says nothing of the
+        // upstream's health: like a cancellation, it teaches the breaker nothing.
+        let teachesNothing = cancelled || error is TrustFailure
         note(
-            scope.record(ExchangeOutcome(cancelled: cancelled), admission: admission, now: clock.now()), probe: false,
-            notes)
+            scope.record(ExchangeOutcome(cancelled: teachesNothing), admission: admission, now: clock.now()),
+            probe: false, notes)
     }
 
     private func note(_ transitions: [CircuitTransition], probe: Bool, _ notes: ResilienceNotes?) {

@@ -19,8 +19,9 @@ package struct StubTransport: Transport {
         self.sampleResponse = sampleResponse
     }
 
-    /// Everything: a stub honours the timeout, and request options have no network to act on.
-    package var capabilities: TransportCapabilities { .all }
+    /// Everything: a stub honours the timeout, and request options and trust policies have no
+    /// network to act on.
+    package var capabilities: TransportCapabilities { [.all, .trustPolicy] }
 
     /// Takes the sample response when the attempt starts, as a network transport would start
     /// sending, then delivers it after the stub's delay; a sample stream's chunks are waited

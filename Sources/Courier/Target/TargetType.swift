@@ -88,6 +88,9 @@ public protocol TargetType: Sendable {
     /// The ``ResiliencePolicy`` of the target's requests (budget, breaker, limits, hedging), or
     /// `nil`, the default, for the provider's (``Provider/resilience``).
     var resilience: ResiliencePolicy? { get }
+    /// The ``TrustPolicy`` of the target's requests (pins, roots, a client certificate), or `nil`,
+    /// the default, for the provider's (``ProviderOptions/trust``).
+    var trustPolicy: TrustPolicy? { get }
 }
 
 extension TargetType {
@@ -111,6 +114,8 @@ extension TargetType {
     public var handlesCookies: Bool { true }
     /// `nil`: the provider's policy applies.
     public var resilience: ResiliencePolicy? { nil }
+    /// `nil`: the provider's trust policy applies.
+    public var trustPolicy: TrustPolicy? { nil }
 
     /// The full URL of the target: ``baseURL`` with ``path`` appended.
     public var url: URL { url(known: nil) }

@@ -53,6 +53,12 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomString
     /// request pays for it (about 360 instructions: an allocation and the target's copy).
     public static let requestOrigin = TransportCapabilities(rawValue: 1 << 5)
 
+    /// Enforces ``TransportRequest/trust`` (pins, roots, a client certificate) on the connections
+    /// it makes, failing with ``TrustFailure``. A request whose policy applies to its host is never
+    /// handed to an engine without it: it fails with ``TrustFailure/notEnforceable(host:reason:)``,
+    /// unsent.
+    public static let trustPolicy = TransportCapabilities(rawValue: 1 << 6)
+
     /// The request options a request can ask for (everything but ``timeouts``).
     public static let requestOptions: TransportCapabilities = [
         .cachePolicy, .networkAccessLimits, .networkServiceType, .repeatedHeaderFields,
@@ -66,6 +72,7 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomString
             (.cachePolicy, "cachePolicy"), (.networkAccessLimits, "networkAccessLimits"),
             (.networkServiceType, "networkServiceType"), (.timeouts, "timeouts"),
             (.repeatedHeaderFields, "repeatedHeaderFields"), (.requestOrigin, "requestOrigin"),
+            (.trustPolicy, "trustPolicy"),
         ]
         return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }

@@ -101,6 +101,11 @@ public struct TransportRequest: Sendable {
     /// attempt's exchanges: redirect hops, a resumable transfer's pieces); `nil` otherwise.
     public var origin: RequestOrigin?
 
+    /// What the TLS connection must prove (pins, roots, a client certificate), or `nil`: an engine
+    /// that declares ``TransportCapabilities/trustPolicy`` enforces it for each host it connects
+    /// to; the provider never hands a request whose policy applies to its host to one that does not.
+    public var trust: TrustPolicy?
+
     /// Whether the provider's cookie jar handles this request's cookies: then an engine with
     /// cookies of its own leaves them off.
     var jarHandlesCookies = false

@@ -102,6 +102,9 @@ struct AsyncHTTPClientEngine: Sendable {
         for field in fields {
             outgoing.headers.add(name: field.name, value: field.value)
         }
+        if let trust = request.trust, let host = url.host {
+            outgoing.tlsConfiguration = try TrustConfiguration.tls(for: trust, host: host)
+        }
         outgoing.body = try Upload(request).body
         let response = try await client.execute(outgoing, deadline: deadline.nio)
         guard response.history.count <= 1 else { throw AsyncHTTPClientTransportError.clientFollowedRedirect }

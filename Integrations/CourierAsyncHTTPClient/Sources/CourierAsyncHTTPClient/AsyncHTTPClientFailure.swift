@@ -38,7 +38,8 @@ enum AsyncHTTPClientFailure {
     /// as they are, everything else as a `TransportFailure`.
     static func map(_ error: any Error, bodyCutShort: Bool = false) -> any Error {
         switch error {
-        case is CancellationError, is TransportFailure, is TransferError, is AsyncHTTPClientTransportError:
+        case is CancellationError, is TransportFailure, is TransferError, is TrustFailure,
+            is AsyncHTTPClientTransportError:
             return error
         case let client as HTTPClientError:
             if client == .cancelled || client == .requestStreamCancelled { return CancellationError() }

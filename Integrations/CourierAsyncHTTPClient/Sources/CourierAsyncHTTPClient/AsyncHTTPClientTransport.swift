@@ -65,9 +65,11 @@ public struct AsyncHTTPClientTransport: Transport {
     }
 
     /// The request's total timeout is enforced here (AsyncHTTPClient's deadline ends at the
-    /// response head; the transport extends it over the body), and a target's repeated header
-    /// fields go out as separate lines.
-    public var capabilities: TransportCapabilities { [.timeouts, .repeatedHeaderFields] }
+    /// response head; the transport extends it over the body), a target's repeated header fields go
+    /// out as separate lines, and a trust policy's roots and client certificate are the request's
+    /// TLS configuration (they replace the client's for the hosts the policy applies to; a pinned
+    /// host is refused unsent, since AsyncHTTPClient offers no verification callback yet).
+    public var capabilities: TransportCapabilities { [.timeouts, .repeatedHeaderFields, .trustPolicy] }
 
     /// Sends `request` (one hop: a redirect is returned, the provider follows it) and returns the
     /// response with its whole body, the temporary file holding it (a download), or, for a

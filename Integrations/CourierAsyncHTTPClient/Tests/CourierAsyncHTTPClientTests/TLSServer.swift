@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
@@ -11,6 +12,10 @@ import NIOSSL
 final class TLSServer: Sendable {
     let port: Int
     private let channel: any Channel
+    private let accepted = NIOLockedValueBox(0)
+
+    /// How many connections the server has accepted.
+    var connectionCount: Int { accepted.withLockedValue { $0 } }
 
     init(authority: TestCertificateAuthority, requireClientCertificate: Bool = false) throws {
         var tls = TLSConfiguration.makeServerConfiguration(
@@ -24,10 +29,12 @@ final class TLSServer: Sendable {
             tls.trustRoots = .file(authority.caCertificate.path)
         }
         let context = try NIOSSLContext(configuration: tls)
+        let accepted = accepted
         channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                accepted.withLockedValue { $0 += 1 }
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                 }.flatMap {
                     channel.configureHTTP2SecureUpgrade(

@@ -1,5 +1,6 @@
-/// SHA-256 (FIPS 180-4), for the disk cache's file names: a name derived from the key never
-/// shows the URL, and Courier has no dependency to take a hash from.
+/// SHA-256 (FIPS 180-4), for the disk cache's file names (a name derived from the key never
+/// shows the URL), the transfers' state files, and certificate pins: Courier has no dependency to
+/// take a hash from.
 enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
@@ -18,6 +19,11 @@ enum SHA256 {
             let text = String(word, radix: 16)
             return String(repeating: "0", count: 8 - text.count) + text
         }.joined()
+    }
+
+    /// The digest of `bytes`, as its 32 bytes.
+    static func bytes<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+        digest(bytes).flatMap { word in (0..<4).reversed().map { UInt8(truncatingIfNeeded: word >> ($0 * 8)) } }
     }
 
     /// The eight words of the digest of `bytes`.
