@@ -55,7 +55,7 @@ struct AttemptSetup: Sendable {
     /// The resilience state of the request's scope, when a policy applies.
     let scope: ScopeState?
     /// The request's trust policy: the target's, else the provider's.
-    var trust: TrustPolicy? = nil
+    let trust: TrustBox?
 
     /// The interceptor's context for attempt `number`.
     func context(attempt number: Int, response: Response? = nil) -> RequestContext {
@@ -179,7 +179,7 @@ extension Provider {
             progress: report, timeout: setup.timeouts.forExchange)
         if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
         if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }
-        transportRequest.trust = setup.trust
+        transportRequest.trustBox = setup.trust
         if setup.engine.capabilities.contains(.requestOrigin) {
             transportRequest.origin = RequestOrigin(target: setup.target, requestID: setup.requestID, attempt: attempt)
         }

@@ -72,20 +72,24 @@ extension Provider {
                 request.setHeaderField(UUID().uuidString, named: header)
             }
             let stub = stubClosure(target)
-            let engine: any Transport =
+            var engine: any Transport =
                 stub == .never
                 ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
+            // A request with a trust policy reaches the engine through the gate that checks each
+            // exchange (hops, pieces); no other request pays for it.
+            let trust = target.trustPolicy.map(TrustBox.init) ?? trustBox
+            if let trust { engine = TrustGatedEngine(base: engine, trust: trust) }
             let scope = resilienceScope(target, request.url)
             let timeouts = timeouts(endpoint.options, scope)
-            var setup = AttemptSetup(
+            let setup = AttemptSetup(
                 requestID: id, target: target, validationType: target.validationType, base: request,
                 engine: engine, stubbed: stub != .never, body: endpoint.task.transportBody,
                 destination: file.map(ResumableDownload.destination) ?? endpoint.task.downloadDestination,
                 resumingInto: file, uploading: upload, progress: progress, timeouts: timeouts,
                 idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
                 streaming: streaming, cookieJar: cookieJar, sender: self,
-                storage: interceptor == nil ? nil : RequestStorage(), scope: scope)
-            setup.trust = target.trustPolicy ?? options.trust
+                storage: interceptor == nil ? nil : RequestStorage(), scope: scope,
+                trust: trust)
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):
             result = .failure(error)

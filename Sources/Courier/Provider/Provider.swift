@@ -87,6 +87,9 @@ public final class Provider<Target: TargetType>: Sendable {
     /// attempt's limits to measure its timeout on it.
     let hasOwnClock: Bool
 
+    /// The provider's trust policy (``ProviderOptions/trust``), boxed once for its requests.
+    let trustBox: TrustBox?
+
     let inflights = InflightRegistry()
     /// The one timer behind every time limit of this provider's requests on the system's clock
     /// (see ``DeadlineTimers``); its timer source is made on the first limit.
@@ -150,6 +153,7 @@ public final class Provider<Target: TargetType>: Sendable {
         chain = StageChain(
             cache: options.cache, clock: options.clock, redirects: options.redirects, engine: transport)
         capabilities = transport.capabilities.union(options.cache == nil ? [] : .cachePolicy)
+        trustBox = options.trust.map(TrustBox.init)
     }
 
     /// Whether a request with this base request is in flight (with ``trackInflights``).

@@ -84,10 +84,7 @@ struct StageChain: Sendable {
         func callAsFunction(_ request: TransportRequest, _ context: ExchangeContext) async throws
             -> TransportResponse
         {
-            guard index < stages.count else {
-                if let trust = request.trust { try TrustGate.admit(request, trust, to: context.engine) }
-                return try await context.engine.send(request)
-            }
+            guard index < stages.count else { return try await context.engine.send(request) }
             return try await stages[index].send(request, context, next: Next(stages, index: index + 1))
         }
     }

@@ -21,7 +21,10 @@ package struct StubTransport: Transport {
 
     /// Everything: a stub honours the timeout, and request options and trust policies have no
     /// network to act on.
-    package var capabilities: TransportCapabilities { [.all, .trustPolicy] }
+    package var capabilities: TransportCapabilities { Self.declared }
+
+    /// The capabilities, made once (an array literal per call costs an allocation).
+    private static let declared: TransportCapabilities = [.all, .trustPolicy]
 
     /// Takes the sample response when the attempt starts, as a network transport would start
     /// sending, then delivers it after the stub's delay; a sample stream's chunks are waited

@@ -105,7 +105,7 @@ struct UploadResumeStage: Stage {
     ) async throws -> TransportResponse {
         var offset = start
         var conflicts = 0
-        let limit = Self.appendLimit(limit, speaking, engine: context.engine)
+        let limit = Self.appendLimit(limit, speaking, engine: TrustGatedEngine.unwrapped(context.engine))
         while conflicts <= 2, offset >= 0, offset <= upload.length {
             let count = min(upload.length - offset, max(limit ?? .max, 1))
             let last = offset + count == upload.length

@@ -114,6 +114,7 @@ extension TransportCapabilities {
         if !repeated.isEmpty { required.insert(.repeatedHeaderFields) }
         let missing = required.subtracting(honoured)
         guard !missing.isEmpty else { return nil }
-        return .unsupportedOptions(missing, transport: String(describing: type(of: transport)))
+        return .unsupportedOptions(
+            missing, transport: String(describing: type(of: TrustGatedEngine.unwrapped(transport))))
     }
 }

@@ -104,7 +104,14 @@ public struct TransportRequest: Sendable {
     /// What the TLS connection must prove (pins, roots, a client certificate), or `nil`: an engine
     /// that declares ``TransportCapabilities/trustPolicy`` enforces it for each host it connects
     /// to; the provider never hands a request whose policy applies to its host to one that does not.
-    public var trust: TrustPolicy?
+    public var trust: TrustPolicy? {
+        get { trustBox?.policy }
+        set { trustBox = newValue.map(TrustBox.init) }
+    }
+
+    /// The trust policy, boxed: a reference keeps the request's copies cheap (the policy inline
+    /// made every request 853 instructions dearer on the stub pipeline; Benchmarks/README).
+    var trustBox: TrustBox?
 
     /// Whether the provider's cookie jar handles this request's cookies: then an engine with
     /// cookies of its own leaves them off.
