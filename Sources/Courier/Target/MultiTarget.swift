@@ -63,4 +63,6 @@ public enum MultiTarget: TargetWrapper {
     public var handlesCookies: Bool { target.handlesCookies }
     /// The wrapped target's resilience policy.
     public var resilience: ResiliencePolicy? { target.resilience }
+    /// The wrapped target's trust policy.
+    public var trustPolicy: TrustPolicy? { target.trustPolicy }
 }

@@ -17,7 +17,8 @@ import Foundation
 /// Each entry has the request and the response, their heads and bodies (UTF-8 text as it is,
 /// anything else in Base64, up to `maximumBodyBytes`), timings, and in `_courier` the target,
 /// the attempt and, for a streamed body, when each chunk came. An exchange that failed is an
-/// entry with status 0 and the failure's kind as its status text. A longer body keeps its start
+/// entry with status 0 and the failure's kind as its status text (a cancelled one is not
+/// recorded). A longer body keeps its start
 /// only, and its replay fails with ``HARReplayError/bodyNotRecorded(request:recorded:size:)``
 /// rather than answer short. The file is rewritten after every entry. See ``Cassette`` to record
 /// once and replay after.
@@ -87,6 +88,8 @@ public final class HARRecorder: Transport, Sendable {
         do {
             response = try await engine.send(outgoing)
         } catch {
+            // A cancelled exchange says nothing of the server: it is not recorded.
+            if error is CancellationError || Task.isCancelled { throw error }
             let wait = BodyCapture.milliseconds(clock.duration(to: .now))
             archive.add(entry(HAR.failure(error), wait: wait, receive: 0), order: order)
             throw error

@@ -74,6 +74,10 @@ struct TrustEnforcementTests {
             try await provider.request(Pinned(baseURL: server.baseURL, trustPolicy: try Self.pinning("127.0.0.1")))
         }
         #expect(error?.underlyingError as? TrustFailure == .cleartext(host: "127.0.0.1"))
+        // A wrapped target keeps its policy.
+        let wrapped = MultiTarget(Pinned(baseURL: server.baseURL, trustPolicy: try Self.pinning("127.0.0.1")))
+        let refused = await #expect(throws: CourierError.self) { try await Provider<MultiTarget>().request(wrapped) }
+        #expect(refused?.underlyingError as? TrustFailure == .cleartext(host: "127.0.0.1"))
         #expect(server.requests.isEmpty)
         let other = Pinned(baseURL: server.baseURL, trustPolicy: try Self.pinning("**.bank.example"))
         #expect(try await provider.request(other).mapString() == "account")
