@@ -48,6 +48,9 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered a tus upload's creation with a success that is not tus's (no
     /// `Tus-Resumable`): it does not speak the protocol, and took the creation as a plain request.
     case resumableUploadsNotSupported(ResumableUploadProtocol)
+    /// Another upload of the same content to the same resource is running (in this process or
+    /// another): it holds the upload's lock.
+    case uploadInProgress
     /// The upload to cancel has no state any more (another call finished or cancelled it).
     case noUploadToCancel
 
@@ -80,6 +83,8 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
         case .resumableUploadsNotSupported(let spoken):
             "The server answered the upload's creation without speaking \(spoken == .tus ? "tus" : "the resumable uploads draft"); "
                 + "the file was not sent."
+        case .uploadInProgress:
+            "Another upload of the same content to the same resource is running; it holds the upload's lock."
         case .noUploadToCancel:
             "There is no upload to cancel: another call finished or cancelled it."
         case .uploadOffsetMismatch(let url):

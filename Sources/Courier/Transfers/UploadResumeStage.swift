@@ -29,6 +29,8 @@ struct UploadResumeStage: Stage {
     ) async throws -> TransportResponse {
         let stateURL = UploadState.url(
             in: source.stateDirectory, request: request.urlRequest, identity: source.content.identity)
+        let lock = try UploadLock(stateURL.appendingPathExtension("lock"))
+        defer { lock.release() }
         let saved = UploadState.read(stateURL)
         if source.cancelling {
             guard let saved else { throw TransferError.noUploadToCancel }

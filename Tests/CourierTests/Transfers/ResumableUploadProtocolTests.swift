@@ -123,7 +123,9 @@ struct ResumableUploadProtocolTests {
         #expect(server.requests.last?.header("Upload-Offset") == "100000")
     }
 
-    @Test("pause is cancelling the task: the server keeps what it has, and the next call sends the rest")
+    @Test(
+        "pause is cancelling the task: the server keeps what it has, and the next call sends the rest; one upload at a time"
+    )
     func pauseAndResume() async throws {
         let setup = try UploadServerSetup(size: 600_000)
         defer { setup.server.stop() }
@@ -143,6 +145,13 @@ struct ResumableUploadProtocolTests {
         let provider = Provider<TransferTarget>()
         let paused = Task { try await provider.upload(target, resumingFrom: setup.file, stateDirectory: setup.states) }
         #expect(await waitUntil { server.requests.contains { $0.method == "PATCH" } })
+        // A second upload of the same file to the same resource meanwhile is refused, unsent.
+        let sent = server.requests.count
+        let second = await #expect(throws: CourierError.self) {
+            try await provider.upload(target, resumingFrom: setup.file, stateDirectory: setup.states)
+        }
+        #expect(second?.underlyingError as? TransferError == .uploadInProgress)
+        #expect(server.requests.count == sent)
         paused.cancel()
         let error = await #expect(throws: CourierError.self) { try await paused.value }
         #expect(error?.isCancellation == true)
