@@ -5,7 +5,7 @@ extension Data {
     /// a process that starts after this one is killed) sees the old file or the new one, never a
     /// part; the folder is created when missing.
     /// - Returns: `false` when the file could not be written.
-    func writeReplacing(_ url: URL) -> Bool {
+    package func writeReplacing(_ url: URL) -> Bool {
         let folder = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let sibling = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")

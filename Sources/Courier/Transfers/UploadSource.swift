@@ -69,19 +69,11 @@ struct UploadSource: Sendable {
     func body(from offset: Int64, count: Int64) -> UploadStream {
         switch content {
         case .file(let url) where offset + count == length:
-            return UploadStream(length: UInt64(count)) {
-                guard let stream = InputStream(url: url) else { throw TransferError.fileNotReadable(url) }
-                // Set before the stream is opened: it starts there (file streams support it on
-                // every platform).
-                _ = stream.setProperty(NSNumber(value: offset), forKey: .fileCurrentOffsetKey)
-                return stream
-            }
+            return UploadStream(length: UInt64(count)) { try Self.stream(of: url, from: offset) }
         case .file(let url):
             return UploadStream(length: UInt64(count)) {
                 SlicedChunks(skipping: 0, count: count) {
-                    guard let stream = InputStream(url: url) else { throw TransferError.fileNotReadable(url) }
-                    _ = stream.setProperty(NSNumber(value: offset), forKey: .fileCurrentOffsetKey)
-                    return UploadStream.Chunks(reading: stream)
+                    UploadStream.Chunks(reading: try Self.stream(of: url, from: offset))
                 }
             }
         case .stream(let stream, _):
@@ -89,5 +81,14 @@ struct UploadSource: Sendable {
                 SlicedChunks(skipping: offset, count: count, make: { try stream.chunks() })
             }
         }
+    }
+
+    /// A stream of the file at `url` from byte `offset`.
+    private static func stream(of url: URL, from offset: Int64) throws -> InputStream {
+        guard let stream = InputStream(url: url) else { throw TransferError.fileNotReadable(url) }
+        // Set before the stream is opened: it starts there (file streams support it on every
+        // platform).
+        _ = stream.setProperty(NSNumber(value: offset), forKey: .fileCurrentOffsetKey)
+        return stream
     }
 }

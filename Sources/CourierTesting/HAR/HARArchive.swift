@@ -49,9 +49,7 @@ final class HARArchive: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(HAR.File(log: HAR.Log(entries: entries))) else { return }
-        try? FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? data.write(to: url, options: .atomic)
+        _ = data.writeReplacing(url)
     }
 
     /// The entries of the HAR file at `url`.
