@@ -103,6 +103,10 @@ struct AsyncHTTPClientEngine: Sendable {
             outgoing.headers.add(name: field.name, value: field.value)
         }
         if let trust = request.trust, let host = url.host {
+            if url.scheme?.lowercased() == "https", !trust.pins(for: host).isEmpty {
+                return try await PinnedExchange(client: client).execute(
+                    request, to: url, policy: trust, deadline: deadline.nio)
+            }
             outgoing.tlsConfiguration = try TrustConfiguration.tls(for: trust, host: host)
         }
         outgoing.body = try Upload(request).body

@@ -66,9 +66,11 @@ public struct AsyncHTTPClientTransport: Transport {
 
     /// The request's total timeout is enforced here (AsyncHTTPClient's deadline ends at the
     /// response head; the transport extends it over the body), a target's repeated header fields go
-    /// out as separate lines, and a trust policy's roots and client certificate are the request's
-    /// TLS configuration (they replace the client's for the hosts the policy applies to; a pinned
-    /// host is refused unsent, since AsyncHTTPClient offers no verification callback yet).
+    /// out as separate lines, and a trust policy is enforced: its roots and client certificate are
+    /// the request's TLS configuration (they replace the client's for the hosts the policy applies
+    /// to), and a request to a pinned host goes on a connection of the transport's own that checks
+    /// the pins during the handshake (HTTP/1.1, not pooled: AsyncHTTPClient offers no verification
+    /// callback).
     public var capabilities: TransportCapabilities { [.timeouts, .repeatedHeaderFields, .trustPolicy] }
 
     /// Sends `request` (one hop: a redirect is returned, the provider follows it) and returns the

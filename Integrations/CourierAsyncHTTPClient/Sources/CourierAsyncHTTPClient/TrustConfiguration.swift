@@ -5,22 +5,15 @@ import NIOSSL
 /// A ``TrustPolicy`` as AsyncHTTPClient's per-request TLS configuration: its roots (the
 /// system's, the system's and a private CA's, or a private CA's alone) and its client identity.
 ///
-/// Pins cannot be checked on this engine yet: AsyncHTTPClient builds its TLS handlers itself and
-/// offers no certificate verification callback (swift-server/async-http-client#285), so a request
-/// to a pinned host fails with ``TrustFailure/notEnforceable(host:reason:)`` before it is sent,
-/// never sent unpinned.
+/// A pinned host is not sent this way: AsyncHTTPClient builds its TLS handlers itself and offers no
+/// certificate verification callback (swift-server/async-http-client#285), so a request to one
+/// goes on a ``PinnedExchange`` instead.
 enum TrustConfiguration {
-    /// The TLS configuration a request to `host` needs under `policy`, or `nil` when the policy asks
-    /// nothing of it (the client's own configuration applies).
-    /// - Throws: ``TrustFailure`` for a pinned host, or a root or identity that cannot be read.
+    /// The TLS configuration a request to `host` (not pinned) needs under `policy`, or `nil` when
+    /// the policy asks nothing of it (the client's own configuration applies).
+    /// - Throws: ``TrustFailure`` for a root or identity that cannot be read.
     static func tls(for policy: TrustPolicy, host: String) throws(TrustFailure) -> TLSConfiguration? {
         guard policy.applies(to: host) else { return nil }
-        if !policy.pins(for: host).isEmpty {
-            throw .notEnforceable(
-                host: host,
-                reason: "AsyncHTTPClient offers no certificate verification callback "
-                    + "(swift-server/async-http-client#285), so its connections' keys cannot be checked against pins")
-        }
         var tls = TLSConfiguration.makeClientConfiguration()
         switch policy.roots {
         case .system: break
@@ -34,7 +27,7 @@ enum TrustConfiguration {
     }
 
     /// The certificates of every item of `items`.
-    private static func certificates(in items: [Data]) throws(TrustFailure) -> [NIOSSLCertificate] {
+    static func certificates(in items: [Data]) throws(TrustFailure) -> [NIOSSLCertificate] {
         var all: [NIOSSLCertificate] = []
         for item in items { all += try certificates(item) }
         return all
@@ -51,7 +44,7 @@ enum TrustConfiguration {
     }
 
     /// Sets the client's certificate chain and key.
-    private static func apply(_ identity: ClientIdentity, to tls: inout TLSConfiguration) throws(TrustFailure) {
+    static func apply(_ identity: ClientIdentity, to tls: inout TLSConfiguration) throws(TrustFailure) {
         do {
             switch identity.source {
             case .pem(let chain, let key):

@@ -11,45 +11,58 @@ import NIOFoundationCompat
 /// A request body as AsyncHTTPClient takes it, read from its source as it is sent (a file or a
 /// form is never loaded whole, nor copied), with upload progress.
 struct Upload: Sendable {
-    /// The body, or `nil` for none.
-    let body: HTTPClientRequest.Body?
+    /// Where a body's bytes come from.
+    enum Source: Sendable {
+        /// No body.
+        case none
+        /// Bytes in memory, handed over whole.
+        case bytes(Data)
+        /// Chunks read as they are sent, and their length when it is known.
+        case chunks(UploadChunks, length: Int64?)
+    }
+
+    /// The body's bytes.
+    let source: Source
+
+    /// The body as AsyncHTTPClient takes it, or `nil` for none.
+    var body: HTTPClientRequest.Body? {
+        switch source {
+        case .none: nil
+        case .bytes(let data): .bytes(data)
+        case .chunks(let chunks, let length): .stream(chunks, length: length.map { .known($0) } ?? .unknown)
+        }
+    }
 
     init(_ request: TransportRequest) throws {
         let progress = request.progress
         switch request.body {
         case .inline:
             let data = request.urlRequest.httpBody ?? Data()
-            body = data.isEmpty ? nil : Self.bytes(data, progress: progress)
+            source = data.isEmpty ? .none : Self.bytes(data, progress: progress)
         case .file(let url):
-            body = try Self.file(url, progress: progress)
+            source = try Self.file(url, progress: progress)
         case .multipart(let form):
             // Streamed as it is encoded: no copy of the form in memory or in a temporary file.
             let stream = try form.uploadStream()
             let length = Int64(stream.length ?? 0)
-            let chunks = UploadChunks(try stream.chunks(), total: length, progress: progress)
-            body = .stream(chunks, length: .known(length))
+            source = .chunks(UploadChunks(try stream.chunks(), total: length, progress: progress), length: length)
         case .stream(let stream):
-            let length: HTTPClientRequest.Body.Length = stream.length.map { .known(Int64($0)) } ?? .unknown
-            let chunks = UploadChunks(try stream.chunks(), total: stream.length.map(Int64.init), progress: progress)
-            body = .stream(chunks, length: length)
+            let length = stream.length.map(Int64.init)
+            source = .chunks(UploadChunks(try stream.chunks(), total: length, progress: progress), length: length)
         }
     }
 
     /// A body in memory: handed over whole, or in 64 KiB chunks when progress is reported.
-    private static func bytes(_ data: Data, progress: (@Sendable (TransferProgress) -> Void)?) -> HTTPClientRequest.Body
-    {
+    private static func bytes(_ data: Data, progress: (@Sendable (TransferProgress) -> Void)?) -> Source {
         guard progress != nil else { return .bytes(data) }
         let stream = UploadStream(length: UInt64(data.count)) { InputStream(data: data) }
         // A replayable stream made from memory cannot fail to open.
         guard let chunks = try? stream.chunks() else { return .bytes(data) }
-        return .stream(
-            UploadChunks(chunks, total: Int64(data.count), progress: progress), length: .known(Int64(data.count)))
+        return .chunks(UploadChunks(chunks, total: Int64(data.count), progress: progress), length: Int64(data.count))
     }
 
     /// A file, read as it is sent, with its length.
-    private static func file(_ url: URL, progress: (@Sendable (TransferProgress) -> Void)?) throws
-        -> HTTPClientRequest.Body
-    {
+    private static func file(_ url: URL, progress: (@Sendable (TransferProgress) -> Void)?) throws -> Source {
         let size: Int64
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
@@ -65,7 +78,7 @@ struct Upload: Sendable {
             guard let stream = InputStream(url: url) else { throw TransferError.fileNotReadable(url) }
             return stream
         }
-        return .stream(UploadChunks(try stream.chunks(), total: size, progress: progress), length: .known(size))
+        return .chunks(UploadChunks(try stream.chunks(), total: size, progress: progress), length: size)
     }
 }
 

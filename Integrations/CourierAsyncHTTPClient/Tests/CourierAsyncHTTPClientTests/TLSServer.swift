@@ -6,30 +6,42 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
-/// A TLS server on 127.0.0.1 that offers HTTP/2 and HTTP/1.1 (ALPN) and answers every request
+/// A TLS server on 127.0.0.1 that offers HTTP/2 and HTTP/1.1 (ALPN) and answers a request for `/`
 /// with the HTTP version it arrived in (`HTTP/2.0` or `HTTP/1.1`), optionally asking the client
-/// for a certificate signed by the test authority.
+/// for a certificate signed by the test authority. Other paths: `/echo` answers the request's
+/// body, `/bytes/N` N bytes, `/redirect` a 302 to the request's `X-To` field; `/stall` is
+/// never answered.
 final class TLSServer: Sendable {
     let port: Int
     private let channel: any Channel
     private let accepted = NIOLockedValueBox(0)
+    private let answered = NIOLockedValueBox(0)
 
     /// How many connections the server has accepted.
     var connectionCount: Int { accepted.withLockedValue { $0 } }
+    /// How many requests the server has read whole.
+    var requestCount: Int { answered.withLockedValue { $0 } }
 
-    init(authority: TestCertificateAuthority, requireClientCertificate: Bool = false) throws {
+    /// A server presenting `chain` (PEM files, leaf first; the authority's server certificate by
+    /// default) with `key`.
+    init(
+        authority: TestCertificateAuthority, chain: [URL]? = nil, key: URL? = nil,
+        requireClientCertificate: Bool = false
+    ) throws {
+        var certificates: [NIOSSLCertificate] = []
+        for file in chain ?? [authority.serverCertificate] {
+            certificates += try NIOSSLCertificate.fromPEMFile(file.path)
+        }
         var tls = TLSConfiguration.makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(authority.serverCertificate.path).map {
-                .certificate($0)
-            },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: authority.serverKey.path, format: .pem)))
+            certificateChain: certificates.map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: (key ?? authority.serverKey).path, format: .pem)))
         tls.applicationProtocols = ["h2", "http/1.1"]
         if requireClientCertificate {
             tls.certificateVerification = .noHostnameVerification
             tls.trustRoots = .file(authority.caCertificate.path)
         }
         let context = try NIOSSLContext(configuration: tls)
-        let accepted = accepted
+        let (accepted, answered) = (accepted, answered)
         channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -42,7 +54,7 @@ final class TLSServer: Sendable {
                             channel.configureHTTP2Pipeline(mode: .server) { stream in
                                 stream.eventLoop.makeCompletedFuture {
                                     try stream.pipeline.syncOperations.addHandlers([
-                                        HTTP2FramePayloadToHTTP1ServerCodec(), VersionEcho(),
+                                        HTTP2FramePayloadToHTTP1ServerCodec(), VersionEcho(answered),
                                     ])
                                 }
                             }.map { _ in }
@@ -50,7 +62,7 @@ final class TLSServer: Sendable {
                         http1ChannelConfigurator: { channel in
                             channel.eventLoop.makeCompletedFuture {
                                 try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                                try channel.pipeline.syncOperations.addHandler(VersionEcho())
+                                try channel.pipeline.syncOperations.addHandler(VersionEcho(answered))
                             }
                         })
                 }
@@ -66,23 +78,45 @@ final class TLSServer: Sendable {
     }
 }
 
-/// Answers each request with the HTTP version it arrived in.
+/// Answers `/` with the HTTP version the request arrived in, `/echo` with its body, `/bytes/N`
+/// with N bytes, `/redirect` with a 302 to its `X-To` field; leaves `/stall` unanswered.
 private final class VersionEcho: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private var version = HTTPVersion.http1_1
+    private var request: HTTPRequestHead?
+    private var received = ByteBuffer()
+    private let answered: NIOLockedValueBox<Int>
+
+    init(_ answered: NIOLockedValueBox<Int>) {
+        self.answered = answered
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): version = head.version
-        case .body: break
+        case .head(let head):
+            request = head
+            received.clear()
+        case .body(var bytes): received.writeBuffer(&bytes)
         case .end:
-            let body = "HTTP/\(version.major).\(version.minor)"
+            guard let request else { return }
+            answered.withLockedValue { $0 += 1 }
+            if request.uri == "/stall" { return }
+            let version = request.version
             var head = HTTPResponseHead(version: version, status: .ok)
-            head.headers.add(name: "Content-Length", value: "\(body.utf8.count)")
+            var body = ByteBuffer(string: "HTTP/\(version.major).\(version.minor)")
+            if request.uri == "/echo" {
+                body = received
+            } else if request.uri.hasPrefix("/bytes/"), let count = Int(request.uri.dropFirst(7)) {
+                body = ByteBuffer(repeating: UInt8(ascii: "x"), count: count)
+            } else if request.uri == "/redirect" {
+                head.status = .found
+                head.headers.add(name: "Location", value: request.headers.first(name: "x-to") ?? "/")
+                body = ByteBuffer()
+            }
+            head.headers.add(name: "Content-Length", value: "\(body.readableBytes)")
             context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
     }

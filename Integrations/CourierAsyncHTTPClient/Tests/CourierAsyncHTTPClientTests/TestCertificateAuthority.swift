@@ -20,9 +20,18 @@ struct TestCertificateAuthority {
                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
             ])
         try sign(
-            "server", subject: "/CN=127.0.0.1", extensions: "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n"
-        )
+            "server", subject: "/CN=127.0.0.1",
+            extensions: "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n")
         try sign("client", subject: "/CN=Courier Test Client", extensions: "extendedKeyUsage=clientAuth\n")
+    }
+
+    /// Another server certificate for 127.0.0.1 and localhost, with a key of its own.
+    /// - Returns: The certificate's and the key's files.
+    func issueServerCertificate(_ name: String) throws -> (certificate: URL, key: URL) {
+        try sign(
+            name, subject: "/CN=127.0.0.1",
+            extensions: "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n")
+        return (folder.appendingPathComponent("\(name).pem"), folder.appendingPathComponent("\(name).key"))
     }
 
     func remove() {

@@ -1,0 +1,157 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+import NIOSSL
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One exchange with a pinned host, on a connection of its own made with SwiftNIO: AsyncHTTPClient
+/// builds its TLS handlers itself and offers no verification callback
+/// (swift-server/async-http-client#285), so a request whose host has pins goes this way instead.
+/// HTTP/1.1 on the client's event loops, gzip and deflate decoded (at most 25 times the bytes
+/// received, as AsyncHTTPClient's default configuration); the server's chain is
+/// checked by a ``PinVerifier`` during the handshake, and nothing is written before it passed.
+/// Each exchange verifies its own connection, which is closed after it (no pool).
+struct PinnedExchange: Sendable {
+    let client: HTTPClient
+
+    /// Sends `request` to `url` and waits for the response head; the body follows as it is read.
+    /// - Throws: ``TrustFailure`` when the pins refused the server, a `TransportFailure` of kind
+    ///   `secureConnectionFailed` when its chain is not trusted, or SwiftNIO's errors.
+    func execute(
+        _ request: TransportRequest, to url: URL, policy: TrustPolicy, deadline: NIODeadline
+    ) async throws -> HTTPClientResponse {
+        guard let host = url.host else { throw TransportFailure(kind: .badURL, underlyingError: URLError(.badURL)) }
+        let verifier = try PinVerifier(host: host, policy: policy)
+        let context = try Self.tlsContext(for: policy)
+        let loop = client.eventLoopGroup.next()
+        let ends = ExchangeEnds(on: loop)
+        let channel: any Channel
+        do {
+            channel = try await bootstrap(on: loop, context: context, verifier: verifier, ends: ends)
+                .connectTimeout(Self.connectTimeout(before: deadline))
+                .connect(host: host, port: url.port ?? 443).get()
+        } catch {
+            throw verifier.failure ?? error
+        }
+        return try await withTaskCancellationHandler {
+            do {
+                try await ends.handshake.futureResult.get()
+                try await send(request, to: url, on: channel, head: ends.head.futureResult)
+                let head = try await ends.head.futureResult.get()
+                return HTTPClientResponse(
+                    version: head.version, status: head.status, headers: head.headers, body: .stream(ends.body))
+            } catch {
+                ends.abort(error)
+                if Task.isCancelled { throw CancellationError() }
+                throw verifier.failure ?? error
+            }
+        } onCancel: {
+            ends.abort(CancellationError())
+        }
+    }
+
+    /// The time a connection may take: what is left of the exchange's deadline, at most 90 s (the
+    /// connect timeout of AsyncHTTPClient's default configuration).
+    private static func connectTimeout(before deadline: NIODeadline) -> TimeAmount {
+        let left = deadline - .now()
+        return max(.milliseconds(1), min(left, .seconds(90)))
+    }
+
+    /// The connection's pipeline: TLS with the verifier, HTTP/1.1, decompression, then the
+    /// receiver.
+    private func bootstrap(
+        on loop: any EventLoop, context: NIOSSLContext, verifier: PinVerifier, ends: ExchangeEnds
+    ) -> ClientBootstrap {
+        let hostname = IPAddressText.isAddress(verifier.host) ? nil : verifier.host
+        return ClientBootstrap(group: loop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture(withResultOf: {
+                    let tls = try NIOSSLClientHandler(
+                        context: context, serverHostname: hostname,
+                        customVerificationCallbackWithMetadata: verifier.verify)
+                    let operations = channel.pipeline.syncOperations
+                    try operations.addHandler(tls)
+                    try operations.addHTTPClientHandlers()
+                    try operations.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(25)))
+                    let receiver = ResponseReceiver(ends)
+                    ends.demand.receiver.value = receiver
+                    try operations.addHandler(receiver)
+                })
+            }
+    }
+
+    /// The TLS configuration of a pinned connection: the policy's client identity, HTTP/1.1
+    /// offered alone. Its roots are the verifier's.
+    private static func tlsContext(for policy: TrustPolicy) throws -> NIOSSLContext {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.applicationProtocols = ["http/1.1"]
+        if let identity = policy.clientIdentity { try TrustConfiguration.apply(identity, to: &tls) }
+        do {
+            return try NIOSSLContext(configuration: tls)
+        } catch {
+            throw TrustFailure.unusableCertificate("the TLS context cannot be made (\(error))")
+        }
+    }
+
+    /// Writes the request head and body. A write that fails after the server answered (a server
+    /// that refuses a large body early and closes) leaves the answer to be read.
+    private func send(
+        _ request: TransportRequest, to url: URL, on channel: any Channel, head: EventLoopFuture<HTTPResponseHead>
+    ) async throws {
+        let upload = try Upload(request)
+        do {
+            try await channel.writeAndFlush(HTTPClientRequestPart.head(Self.head(of: request, to: url, upload))).get()
+            switch upload.source {
+            case .none: break
+            case .bytes(let data):
+                try await channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(data: data)))).get()
+            case .chunks(let chunks, _):
+                for try await chunk in chunks {
+                    try await channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(chunk))).get()
+                }
+            }
+            try await channel.writeAndFlush(HTTPClientRequestPart.end(nil)).get()
+        } catch {
+            let answered = try? await head.get()
+            if answered == nil { throw error }
+        }
+    }
+
+    /// The request head: the target's fields (repeated names kept apart), `Host`, and the body's
+    /// framing.
+    private static func head(of request: TransportRequest, to url: URL, _ upload: Upload) -> HTTPRequestHead {
+        var headers = HTTPHeaders()
+        for field in request.headerFields { headers.add(name: field.name, value: field.value) }
+        if !headers.contains(name: "host") {
+            let host = url.host.map { IPAddressText.isAddress($0) && $0.contains(":") ? "[\($0)]" : $0 } ?? ""
+            headers.add(name: "host", value: url.port.map { "\(host):\($0)" } ?? host)
+        }
+        headers.remove(name: "content-length")
+        headers.remove(name: "transfer-encoding")
+        let method = NIOHTTP1.HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET")
+        switch upload.source {
+        case .none:
+            if method == .POST || method == .PUT || method == .PATCH { headers.add(name: "content-length", value: "0") }
+        case .bytes(let data): headers.add(name: "content-length", value: String(data.count))
+        case .chunks(_, let length):
+            if let length {
+                headers.add(name: "content-length", value: String(length))
+            } else {
+                headers.add(name: "transfer-encoding", value: "chunked")
+            }
+        }
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        var target = components?.percentEncodedPath ?? "/"
+        if target.isEmpty { target = "/" }
+        if let query = components?.percentEncodedQuery { target += "?" + query }
+        return HTTPRequestHead(version: .http1_1, method: method, uri: target, headers: headers)
+    }
+}
