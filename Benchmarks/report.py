@@ -87,6 +87,10 @@ plan = [
     ("ahc-large-file", "peak_rss_growth_mib", "courier", "raw", "≤ 8 MiB growth", "MiB"),
     ("ahc-multipart", "peak_rss_growth_mib", "courier", "raw", "≤ 32 MiB (1 GiB file; raw: plain file upload)", "MiB"),
     ("ahc-multipart", "seconds", "courier", "raw", "", "s"),
+    ("ahc-tls", "requests_per_second", "pinned", "pooled", "pinned (kept connections) ÷ unpinned (AsyncHTTPClient's pool)", "req/s"),
+    ("ahc-tls", "cpu_us_per_request", "pinned", "pooled", "", "µs"),
+    ("ahc-tls", "requests_per_second", "pinned-fresh", "fresh", "a new connection each: pins ÷ raw AsyncHTTPClient", "req/s"),
+    ("ahc-tls", "cpu_us_per_request", "pinned-fresh", "fresh", "CPU per request, handshake included", "µs"),
     ("auth", "refreshes", "courier", None, "100 concurrent 401s → 1 refresh", ""),
     ("auth", "seconds", "courier", None, "", "s"),
 ]

@@ -14,6 +14,8 @@ struct AsyncHTTPClientEngine: Sendable {
     let client: HTTPClient
     /// The one timer behind every exchange's total timeout.
     let timers = DeadlineTimers()
+    /// The connections to pinned hosts, which AsyncHTTPClient's pool cannot make.
+    let pinned = PinnedConnections()
 
     /// The request and its whole answer. When the connection closes before any answer (a pooled
     /// connection the server had closed, or a server that closed after reading the request), an
@@ -104,7 +106,7 @@ struct AsyncHTTPClientEngine: Sendable {
         }
         if let trust = request.trust, let host = url.host {
             if url.scheme?.lowercased() == "https", !trust.pins(for: host).isEmpty {
-                return try await PinnedExchange(client: client).execute(
+                return try await PinnedExchange(client: client, connections: pinned).execute(
                     request, to: url, policy: trust, deadline: deadline.nio)
             }
             outgoing.tlsConfiguration = try TrustConfiguration.tls(for: trust, host: host)

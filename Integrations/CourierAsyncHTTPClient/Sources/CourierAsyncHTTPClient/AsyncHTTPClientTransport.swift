@@ -69,8 +69,8 @@ public struct AsyncHTTPClientTransport: Transport {
     /// out as separate lines, and a trust policy is enforced: its roots and client certificate are
     /// the request's TLS configuration (they replace the client's for the hosts the policy applies
     /// to), and a request to a pinned host goes on a connection of the transport's own that checks
-    /// the pins during the handshake (HTTP/1.1, not pooled: AsyncHTTPClient offers no verification
-    /// callback).
+    /// the pins during the handshake (HTTP/1.1, kept per host and policy: AsyncHTTPClient offers
+    /// no verification callback).
     public var capabilities: TransportCapabilities { [.timeouts, .repeatedHeaderFields, .trustPolicy] }
 
     /// Sends `request` (one hop: a redirect is returned, the provider follows it) and returns the

@@ -39,6 +39,7 @@ enum AHCBench {
             case "ahc-sequential": figures = try await Requests.sequential(variant, baseURL, count: count ?? 2_000)
             case "ahc-concurrent": figures = try await Requests.concurrent(variant, baseURL, count: count ?? 10_000)
             case "ahc-large-file": figures = try await Transfers.toFile(variant, baseURL)
+            case "ahc-tls": figures = try await TLSRequests.sequential(variant, baseURL, count: count ?? 1_000)
             case "ahc-multipart": figures = try await Transfers.multipart(variant, baseURL, mebibytes: count ?? 1_024)
             default: throw BenchFailure("unknown measurement \(name)")
             }

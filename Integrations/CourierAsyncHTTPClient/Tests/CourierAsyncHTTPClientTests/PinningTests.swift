@@ -68,6 +68,31 @@ extension SerializedSuite {
             #expect(try await Self.body(Guarded(baseURL: server.baseURL, trustPolicy: expired)) == "HTTP/2.0")
         }
 
+        @Test("a verified connection is kept for the next request with the same host and policy, and only for it")
+        func connectionsKept() async throws {
+            let authority = try TestCertificateAuthority()
+            defer { authority.remove() }
+            let server = try TLSServer(authority: authority)
+            defer { server.stop() }
+            let provider = Provider<Guarded>(transport: AsyncHTTPClientTransport())
+            let key = try Self.pin(of: authority.serverCertificate)
+            let pinned = try Self.policy(authority, pins: [key, Self.randomPin()])
+            for _ in 0..<5 {
+                #expect(
+                    try await provider.request(Guarded(baseURL: server.baseURL, trustPolicy: pinned)).statusCode == 200)
+            }
+            #expect(server.connectionCount == 1)
+            let other = try Self.policy(authority, pins: [key, Self.randomPin()])
+            #expect(try await provider.request(Guarded(baseURL: server.baseURL, trustPolicy: other)).statusCode == 200)
+            #expect(server.connectionCount == 2)
+            // An answer that closes its connection: the next request makes a new one.
+            let closing = Guarded(baseURL: server.baseURL, trustPolicy: pinned, path: "/close")
+            #expect(try await provider.request(closing).statusCode == 200)
+            #expect(try await provider.request(closing).statusCode == 200)
+            #expect(try await provider.request(Guarded(baseURL: server.baseURL, trustPolicy: pinned)).statusCode == 200)
+            #expect(server.connectionCount == 4)
+        }
+
         @Test("a leaf with another key fails with the chain's and the expected pins, reported, and nothing is sent")
         func wrongKey() async throws {
             let authority = try TestCertificateAuthority()

@@ -9,8 +9,8 @@ import NIOSSL
 /// A TLS server on 127.0.0.1 that offers HTTP/2 and HTTP/1.1 (ALPN) and answers a request for `/`
 /// with the HTTP version it arrived in (`HTTP/2.0` or `HTTP/1.1`), optionally asking the client
 /// for a certificate signed by the test authority. Other paths: `/echo` answers the request's
-/// body, `/bytes/N` N bytes, `/redirect` a 302 to the request's `X-To` field; `/stall` is
-/// never answered.
+/// body, `/bytes/N` N bytes, `/redirect` a 302 to the request's `X-To` field, `/close` closes the
+/// connection after its answer; `/stall` is never answered.
 final class TLSServer: Sendable {
     let port: Int
     private let channel: any Channel
@@ -79,7 +79,8 @@ final class TLSServer: Sendable {
 }
 
 /// Answers `/` with the HTTP version the request arrived in, `/echo` with its body, `/bytes/N`
-/// with N bytes, `/redirect` with a 302 to its `X-To` field; leaves `/stall` unanswered.
+/// with N bytes, `/redirect` with a 302 to its `X-To` field, `/close` with `Connection: close`;
+/// leaves `/stall` unanswered.
 private final class VersionEcho: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -109,6 +110,8 @@ private final class VersionEcho: ChannelInboundHandler {
                 body = received
             } else if request.uri.hasPrefix("/bytes/"), let count = Int(request.uri.dropFirst(7)) {
                 body = ByteBuffer(repeating: UInt8(ascii: "x"), count: count)
+            } else if request.uri == "/close" {
+                head.headers.add(name: "Connection", value: "close")
             } else if request.uri == "/redirect" {
                 head.status = .found
                 head.headers.add(name: "Location", value: request.headers.first(name: "x-to") ?? "/")

@@ -22,18 +22,24 @@ final class PinVerifier: Sendable {
     /// Why the handshake was refused, for the request's error.
     private let refusal = NIOLockedValueBox<(any Error)?>(nil)
 
-    /// A verifier for a connection to `host`.
-    /// - Throws: ``TrustFailure/unusableCertificate(_:)`` for a root that cannot be read.
-    init(host: String, policy: TrustPolicy) throws(TrustFailure) {
+    /// A verifier for a connection to `host`, whose chain must lead to `roots` (the policy's,
+    /// from ``roots(of:)``).
+    init(host: String, policy: TrustPolicy, roots: CertificateStore) {
         self.host = host
         self.policy = policy
+        self.roots = roots
+    }
+
+    /// The roots a policy names, parsed.
+    /// - Throws: ``TrustFailure/unusableCertificate(_:)`` for a root that cannot be read.
+    static func roots(of policy: TrustPolicy) throws(TrustFailure) -> CertificateStore {
         switch policy.roots {
-        case .system: roots = CertificateStore.systemTrustRoots
+        case .system: return CertificateStore.systemTrustRoots
         case .systemAnd(let items):
             var store = CertificateStore.systemTrustRoots
-            store.append(contentsOf: try Self.certificates(in: items))
-            roots = store
-        case .only(let items): roots = CertificateStore(try Self.certificates(in: items))
+            store.append(contentsOf: try certificates(in: items))
+            return store
+        case .only(let items): return CertificateStore(try certificates(in: items))
         }
     }
 

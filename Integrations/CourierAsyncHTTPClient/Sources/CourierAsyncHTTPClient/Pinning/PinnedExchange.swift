@@ -12,15 +12,16 @@ import NIOSSL
     import FoundationNetworking
 #endif
 
-/// One exchange with a pinned host, on a connection of its own made with SwiftNIO: AsyncHTTPClient
-/// builds its TLS handlers itself and offers no verification callback
+/// One exchange with a pinned host, on a connection of Courier's own made with SwiftNIO:
+/// AsyncHTTPClient builds its TLS handlers itself and offers no verification callback
 /// (swift-server/async-http-client#285), so a request whose host has pins goes this way instead.
 /// HTTP/1.1 on the client's event loops, gzip and deflate decoded (at most 25 times the bytes
-/// received, as AsyncHTTPClient's default configuration); the server's chain is
-/// checked by a ``PinVerifier`` during the handshake, and nothing is written before it passed.
-/// Each exchange verifies its own connection, which is closed after it (no pool).
+/// received, as AsyncHTTPClient's default configuration); the server's chain is checked by a
+/// ``PinVerifier`` during the handshake, and nothing is written before it passed. A connection is
+/// kept for the next exchange with the same host and policy (``PinnedConnections``).
 struct PinnedExchange: Sendable {
     let client: HTTPClient
+    let connections: PinnedConnections
 
     /// Sends `request` to `url` and waits for the response head; the body follows as it is read.
     /// - Throws: ``TrustFailure`` when the pins refused the server, a `TransportFailure` of kind
@@ -29,18 +30,8 @@ struct PinnedExchange: Sendable {
         _ request: TransportRequest, to url: URL, policy: TrustPolicy, deadline: NIODeadline
     ) async throws -> HTTPClientResponse {
         guard let host = url.host else { throw TransportFailure(kind: .badURL, underlyingError: URLError(.badURL)) }
-        let verifier = try PinVerifier(host: host, policy: policy)
-        let context = try Self.tlsContext(for: policy)
-        let loop = client.eventLoopGroup.next()
-        let ends = ExchangeEnds(on: loop)
-        let channel: any Channel
-        do {
-            channel = try await bootstrap(on: loop, context: context, verifier: verifier, ends: ends)
-                .connectTimeout(Self.connectTimeout(before: deadline))
-                .connect(host: host, port: url.port ?? 443).get()
-        } catch {
-            throw verifier.failure ?? error
-        }
+        let key = PinnedConnections.Key(host: host, port: url.port ?? 443, policy: policy)
+        let (channel, ends, verifier) = try await connection(for: key, policy: policy, deadline: deadline)
         return try await withTaskCancellationHandler {
             do {
                 try await ends.handshake.futureResult.get()
@@ -51,10 +42,34 @@ struct PinnedExchange: Sendable {
             } catch {
                 ends.abort(error)
                 if Task.isCancelled { throw CancellationError() }
-                throw verifier.failure ?? error
+                throw verifier?.failure ?? error
             }
         } onCancel: {
             ends.abort(CancellationError())
+        }
+    }
+
+    /// A kept connection for `key`, or a new one (with the verifier of its handshake), and the
+    /// exchange's ends on the connection's event loop.
+    private func connection(
+        for key: PinnedConnections.Key, policy: TrustPolicy, deadline: NIODeadline
+    ) async throws -> (any Channel, ExchangeEnds, PinVerifier?) {
+        let connections = connections
+        let makeEnds: @Sendable (any EventLoop) -> ExchangeEnds = { loop in
+            ExchangeEnds(on: loop) { connections.release($0, for: key) }
+        }
+        if let (kept, ends) = await connections.reuse(key, making: makeEnds) { return (kept, ends, nil) }
+        let prepared = try connections.prepared(for: key, policy: policy)
+        let verifier = PinVerifier(host: key.host, policy: policy, roots: prepared.roots)
+        let loop = client.eventLoopGroup.next()
+        let ends = makeEnds(loop)
+        do {
+            let channel = try await bootstrap(on: loop, context: prepared.context, verifier: verifier, ends: ends)
+                .connectTimeout(Self.connectTimeout(before: deadline))
+                .connect(host: key.host, port: key.port).get()
+            return (channel, ends, verifier)
+        } catch {
+            throw verifier.failure ?? error
         }
     }
 
@@ -81,7 +96,9 @@ struct PinnedExchange: Sendable {
                     try operations.addHandler(tls)
                     try operations.addHTTPClientHandlers()
                     try operations.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(25)))
-                    let receiver = ResponseReceiver(ends)
+                    let home = NIOLoopBoundBox<ResponseReceiver?>.makeEmptyBox(eventLoop: channel.eventLoop)
+                    let receiver = ResponseReceiver(ends, home: home)
+                    home.value = receiver
                     ends.demand.receiver.value = receiver
                     try operations.addHandler(receiver)
                 })
@@ -90,9 +107,12 @@ struct PinnedExchange: Sendable {
 
     /// The TLS configuration of a pinned connection: the policy's client identity, HTTP/1.1
     /// offered alone. Its roots are the verifier's.
-    private static func tlsContext(for policy: TrustPolicy) throws -> NIOSSLContext {
+    static func tlsContext(for policy: TrustPolicy) throws -> NIOSSLContext {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.applicationProtocols = ["http/1.1"]
+        // The verifier validates the chain; loading the system's roots into the context (a few
+        // milliseconds of parsing on Linux) would buy nothing.
+        tls.trustRoots = .certificates([])
         if let identity = policy.clientIdentity { try TrustConfiguration.apply(identity, to: &tls) }
         do {
             return try NIOSSLContext(configuration: tls)
@@ -107,13 +127,18 @@ struct PinnedExchange: Sendable {
         _ request: TransportRequest, to url: URL, on channel: any Channel, head: EventLoopFuture<HTTPResponseHead>
     ) async throws {
         let upload = try Upload(request)
+        let start = HTTPClientRequestPart.head(Self.head(of: request, to: url, upload))
         do {
-            try await channel.writeAndFlush(HTTPClientRequestPart.head(Self.head(of: request, to: url, upload))).get()
+            // A body in memory goes with its head in one flush: the server cannot answer before
+            // the request is written whole, and the connection can be kept.
             switch upload.source {
-            case .none: break
+            case .none:
+                channel.write(start, promise: nil)
             case .bytes(let data):
-                try await channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(data: data)))).get()
+                channel.write(start, promise: nil)
+                channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(data: data))), promise: nil)
             case .chunks(let chunks, _):
+                try await channel.writeAndFlush(start).get()
                 for try await chunk in chunks {
                     try await channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(chunk))).get()
                 }

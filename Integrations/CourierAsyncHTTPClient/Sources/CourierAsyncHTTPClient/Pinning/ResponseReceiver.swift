@@ -6,8 +6,9 @@ import NIOTLS
 
 /// The last handler of a pinned connection: completes the handshake's and the response head's
 /// promises and hands the body to the consumer as it reads it (a slow consumer stops the reads
-/// from the socket; one that stops reading closes the connection). Lives on its channel's event
-/// loop.
+/// from the socket; one that stops reading early closes the connection). After a whole exchange
+/// that both sides let stay open, it hands the connection back to its pool for the next one.
+/// Lives on its channel's event loop.
 final class ResponseReceiver: ChannelDuplexHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundIn = HTTPClientRequestPart
@@ -18,15 +19,24 @@ final class ResponseReceiver: ChannelDuplexHandler {
         ByteBuffer, any Error, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, Demand
     >
 
-    private let ends: ExchangeEnds
+    /// How long an idle connection is kept open (AsyncHTTPClient's default).
+    private static let idleTimeout = TimeAmount.seconds(60)
+
+    /// The receiver, as the pool reaches it.
+    private let home: NIOLoopBoundBox<ResponseReceiver?>
+    private var ends: ExchangeEnds
     private var context: ChannelHandlerContext?
     /// Whether the consumer wants more: reads from the socket wait while it does not.
     private var producing = true
     private var readPending = false
     private var ended = false
+    private var requestEnded = false
+    private var keepAlive = false
+    private var idleClose: Scheduled<Void>?
 
-    init(_ ends: ExchangeEnds) {
+    init(_ ends: ExchangeEnds, home: NIOLoopBoundBox<ResponseReceiver?>) {
         self.ends = ends
+        self.home = home
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -37,9 +47,30 @@ final class ResponseReceiver: ChannelDuplexHandler {
         self.context = nil
     }
 
+    /// Takes `next` as the connection's next exchange (its handshake done long ago).
+    /// - Returns: `false` when the connection has closed meanwhile.
+    func begin(_ next: ExchangeEnds) -> Bool {
+        guard let context, context.channel.isActive, ended else { return false }
+        idleClose?.cancel()
+        idleClose = nil
+        (ends, ended, requestEnded, keepAlive, producing) = (next, false, false, false, true)
+        next.demand.receiver.value = self
+        next.handshake.succeed(())
+        return true
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? TLSUserEvent, case .handshakeCompleted = event { ends.handshake.succeed(()) }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let head): keepAlive = head.isKeepAlive
+        case .body: break
+        case .end: requestEnded = true
+        }
+        context.write(data, promise: promise)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -47,15 +78,37 @@ final class ResponseReceiver: ChannelDuplexHandler {
         case .head(let head):
             // An interim answer (100 Continue, 103 Early Hints) is not the response.
             if (100..<200).contains(head.status.code), head.status.code != 101 { return }
+            keepAlive = keepAlive && head.isKeepAlive
             ends.head.succeed(head)
         case .body(let bytes):
             if ends.source.yield(bytes) == .stopProducing { producing = false }
         case .end:
             ended = true
-            ends.source.finish()
-            // Connections to pinned hosts are not reused: each exchange verifies its own.
-            context.close(promise: nil)
+            let finished = ends
+            // The consumer of this body may still stop reading: that must not close the
+            // connection's next exchange.
+            finished.demand.receiver.value = nil
+            producing = true
+            if readPending {
+                readPending = false
+                context.read()
+            }
+            // Kept before the consumer learns the body is over, so that its next request finds
+            // the connection.
+            rest(context)
+            finished.source.finish()
         }
+    }
+
+    /// Hands a connection whose exchange is over to its pool, or closes it.
+    private func rest(_ context: ChannelHandlerContext) {
+        guard keepAlive, requestEnded, context.channel.isActive else {
+            context.close(promise: nil)
+            return
+        }
+        let channel = context.channel
+        idleClose = context.eventLoop.scheduleTask(in: Self.idleTimeout) { channel.close(promise: nil) }
+        ends.release(PinnedConnections.Idle(channel: context.channel, receiver: home))
     }
 
     func read(context: ChannelHandlerContext) {
@@ -68,6 +121,7 @@ final class ResponseReceiver: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        idleClose?.cancel()
         fail(TransportFailure(kind: .connectionLost, underlyingError: ChannelError.eof))
         context.fireChannelInactive()
     }
@@ -98,50 +152,5 @@ final class ResponseReceiver: ChannelDuplexHandler {
         guard !ended else { return }
         ended = true
         ends.source.finish(error)
-    }
-}
-
-/// What one exchange on a pinned connection waits for, made before the connection: the
-/// handshake, the response head, and the body's source and sequence.
-struct ExchangeEnds: Sendable {
-    let handshake: EventLoopPromise<Void>
-    let head: EventLoopPromise<HTTPResponseHead>
-    let source: ResponseReceiver.Body.Source
-    let body: ResponseReceiver.Body
-    let demand: Demand
-
-    /// Ends the exchange at once with `error` (see ``ResponseReceiver/abort(_:)``).
-    func abort(_ error: any Error) {
-        let receiver = demand.receiver
-        receiver.eventLoop.execute { receiver.value?.abort(error) }
-    }
-
-    init(on loop: any EventLoop) {
-        handshake = loop.makePromise()
-        head = loop.makePromise()
-        demand = Demand(on: loop)
-        // A few chunks read ahead at most: memory stays bounded whatever the consumer's pace.
-        let made = ResponseReceiver.Body.makeSequence(
-            backPressureStrategy: .init(lowWatermark: 2, highWatermark: 8), finishOnDeinit: false, delegate: demand)
-        source = made.source
-        body = made.sequence
-    }
-}
-
-/// The body sequence's delegate: passes the consumer's demand to the receiver on its event loop.
-final class Demand: NIOAsyncSequenceProducerDelegate {
-    /// The receiver, once the connection's pipeline is made.
-    let receiver: NIOLoopBoundBox<ResponseReceiver?>
-
-    init(on loop: any EventLoop) {
-        receiver = .makeEmptyBox(valueType: ResponseReceiver.self, eventLoop: loop)
-    }
-
-    func produceMore() {
-        receiver.eventLoop.execute { self.receiver.value?.produceMore() }
-    }
-
-    func didTerminate() {
-        receiver.eventLoop.execute { self.receiver.value?.consumerStopped() }
     }
 }
