@@ -522,6 +522,13 @@ var resilience: ResiliencePolicy? {
     _ = pin
 }
 
+// SPKIPin.swift#2
+@Sendable func sPKIPinExample2() async throws {
+    let pin = try SPKIPin(certificate: Data(contentsOf: URL(fileURLWithPath: "server.pem")))
+    print(pin)   // sha256/…, for the policy
+    _ = pin
+}
+
 // TrustPolicy.swift#1
 @Sendable func trustPolicyExample1() async throws {
     var trust = TrustPolicy()

@@ -8,8 +8,8 @@ import Foundation
 /// let pin = try SPKIPin("sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
 /// ```
 /// A pin survives a certificate's renewal with the same key, and pins a CA's key as well as a
-/// server's. Compute one from a certificate or a live server with `openssl` (see the Security
-/// article).
+/// server's. Compute one from a certificate file with ``init(certificate:)``, or from a
+/// certificate or a live server with `openssl` (see the Security article).
 public struct SPKIPin: Sendable, Hashable, CustomStringConvertible {
     /// The digest's 32 bytes.
     public let digest: [UInt8]
@@ -29,6 +29,20 @@ public struct SPKIPin: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter subjectPublicKeyInfo: The DER encoding of the key's Subject Public Key Info.
     public init(subjectPublicKeyInfo: some Collection<UInt8>) {
         digest = SHA256.bytes(subjectPublicKeyInfo)
+    }
+
+    /// The pin of a certificate's key.
+    ///
+    /// ```swift
+    /// let pin = try SPKIPin(certificate: Data(contentsOf: URL(fileURLWithPath: "server.pem")))
+    /// print(pin)   // sha256/…, for the policy
+    /// ```
+    /// - Parameter certificate: One X.509 certificate, DER or PEM (the first `CERTIFICATE` block
+    ///   of a PEM file). It is not validated: only its key is read.
+    /// - Throws: ``TrustPolicyError/invalidCertificate(_:)`` when it is neither DER nor PEM, or
+    ///   is cut short.
+    public init(certificate: Data) throws(TrustPolicyError) {
+        self.init(subjectPublicKeyInfo: try CertificateKey.subjectPublicKeyInfo(of: certificate))
     }
 
     /// `sha256/` and the digest in Base64.

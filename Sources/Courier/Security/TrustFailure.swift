@@ -41,6 +41,8 @@ public enum TrustPolicyError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidHostPattern(String)
     /// Fewer than two different pins for the pattern: one must be a backup.
     case missingBackupPin(String)
+    /// Not an X.509 certificate in DER or PEM: why.
+    case invalidCertificate(String)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -49,6 +51,7 @@ public enum TrustPolicyError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidHostPattern(let pattern): "\(pattern) is not a host pattern: write host, *.suffix or **.suffix."
         case .missingBackupPin(let pattern):
             "\(pattern) needs at least two pins, one of a backup key, so that replacing a key cannot lock clients out."
+        case .invalidCertificate(let reason): "Not a certificate in DER or PEM: \(reason)."
         }
     }
 }

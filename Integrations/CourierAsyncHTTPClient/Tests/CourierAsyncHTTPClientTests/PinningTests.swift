@@ -93,6 +93,30 @@ extension SerializedSuite {
             #expect(server.connectionCount == 4)
         }
 
+        @Test("200 pinned requests, 16 at a time: every one answered, connections reused")
+        func concurrent() async throws {
+            let authority = try TestCertificateAuthority()
+            defer { authority.remove() }
+            let server = try TLSServer(authority: authority)
+            defer { server.stop() }
+            let provider = Provider<Guarded>(transport: AsyncHTTPClientTransport())
+            let pinned = try Self.policy(
+                authority, pins: [try Self.pin(of: authority.serverCertificate), Self.randomPin()])
+            let target = Guarded(baseURL: server.baseURL, trustPolicy: pinned)
+            let answered = await withTaskGroup(of: Int?.self) { group in
+                var answered = 0
+                for index in 0..<200 {
+                    if index >= 16, let status = await group.next() { answered += status == 200 ? 1 : 0 }
+                    group.addTask { try? await provider.request(target).statusCode }
+                }
+                for await status in group { answered += status == 200 ? 1 : 0 }
+                return answered
+            }
+            #expect(answered == 200)
+            #expect(server.requestCount == 200)
+            #expect(server.connectionCount <= 100)
+        }
+
         @Test("a leaf with another key fails with the chain's and the expected pins, reported, and nothing is sent")
         func wrongKey() async throws {
             let authority = try TestCertificateAuthority()

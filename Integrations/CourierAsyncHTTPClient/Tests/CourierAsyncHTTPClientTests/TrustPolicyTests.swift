@@ -89,7 +89,8 @@ extension SerializedSuite {
             #expect(server.requestCount == 0)
         }
 
-        @Test("the Security article's openssl one-liner gives the pin Courier computes from the certificate's key")
+        @Test(
+            "the Security article's openssl one-liner and SPKIPin(certificate:) give the pin of the certificate's key")
         func documentedOneLiner() throws {
             let authority = try TestCertificateAuthority()
             defer { authority.remove() }
@@ -108,6 +109,8 @@ extension SerializedSuite {
             process.waitUntilExit()
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(try SPKIPin("sha256/" + printed.trimmingCharacters(in: .whitespacesAndNewlines)) == pin)
+            // And the pin Courier reads from the certificate file itself.
+            #expect(try SPKIPin(certificate: Self.contents(authority.serverCertificate)) == pin)
         }
     }
 }

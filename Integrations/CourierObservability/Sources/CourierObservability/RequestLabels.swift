@@ -73,8 +73,10 @@ public enum RequestLabels {
     }
 
     /// OpenTelemetry's `error.type` for a failure: the status code for a rejected response (as
-    /// the HTTP conventions say), the transport failure's kind (`timedOut`, `cannotConnect`…),
-    /// `cancelled`, or the stage that failed (`building`, `adapting`, `transfer`…).
+    /// the HTTP conventions say), the transport failure's kind (`timedOut`, `cannotConnect`…), a
+    /// trust policy's refusal (`pinMismatch`, `trustNotEnforceable`, `cleartextToPinnedHost`,
+    /// `unusableCertificate`), a resilience policy's refusal (`circuitOpen`…), `cancelled`, or the
+    /// stage that failed (`building`, `adapting`, `transfer`…).
     /// - Parameter error: The failure.
     /// - Returns: The error type.
     public static func errorType(_ error: CourierError) -> String {
@@ -82,6 +84,7 @@ public enum RequestLabels {
         case .statusCode(let response): String(response.statusCode)
         case .transport(let failure as TransportFailure, _): failure.kind.rawValue
         case .transport(let refusal as ResilienceError, _): Self.refusal(refusal)
+        case .transport(let trust as TrustFailure, _): Self.trust(trust)
         case .cancelled: "cancelled"
         default: error.stage.rawValue
         }
@@ -98,6 +101,18 @@ public enum RequestLabels {
         case .backingOff: "backingOff"
         case .rateLimitExhausted: "rateLimitExhausted"
         @unknown default: "resilience"
+        }
+    }
+
+    /// A trust policy's refusal: a pin mismatch is a security event of its own, apart from other
+    /// transport failures.
+    private static func trust(_ failure: TrustFailure) -> String {
+        switch failure {
+        case .pinMismatch: "pinMismatch"
+        case .notEnforceable: "trustNotEnforceable"
+        case .cleartext: "cleartextToPinnedHost"
+        case .unusableCertificate: "unusableCertificate"
+        @unknown default: "trust"
         }
     }
 
