@@ -26,15 +26,20 @@ enum TrustGate {
 
     /// Why `engine` cannot enforce a trust policy, and what can.
     private static func reason(_ engine: any Transport) -> String {
-        #if canImport(FoundationNetworking)
-            // FoundationNetworking never asks its delegate about a server's trust.
-            if engine is URLSessionTransport {
+        let remedy =
+            "; send it with an engine that declares TransportCapabilities.trustPolicy, such as "
+            + "AsyncHTTPClientTransport (CourierAsyncHTTPClient), which enforces pins, roots and client "
+            + "certificates on every platform"
+        if engine is URLSessionTransport {
+            #if canImport(FoundationNetworking)
+                // FoundationNetworking never asks its delegate about a server's trust.
                 return "URLSession on Linux delivers no server-trust challenge, so no pin, root or client "
-                    + "certificate can be checked; send it with an engine that declares "
-                    + "TransportCapabilities.trustPolicy"
-            }
-        #endif
-        return "\(type(of: engine)) does not declare TransportCapabilities.trustPolicy"
+                    + "certificate can be checked" + remedy
+            #else
+                return "URLSessionTransport does not answer server-trust challenges with a trust policy yet" + remedy
+            #endif
+        }
+        return "\(type(of: engine)) does not declare TransportCapabilities.trustPolicy" + remedy
     }
 }
 

@@ -49,6 +49,7 @@ struct TrustEnforcementTests {
         }
         #expect(host == "127.0.0.1")
         #expect(reason.contains("TransportCapabilities.trustPolicy"))
+        #expect(reason.contains("AsyncHTTPClientTransport"))
         #expect(server.requests.isEmpty)
         #expect(hooks.events.filter { $0.description.contains("willTransmit") }.count == 1)
     }

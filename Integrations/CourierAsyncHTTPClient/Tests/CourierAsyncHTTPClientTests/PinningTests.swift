@@ -1,8 +1,10 @@
+import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
 import CourierTesting
 import Foundation
 import NIOConcurrencyHelpers
+import NIOEmbedded
 import NIOSSL
 import Testing
 
@@ -42,7 +44,7 @@ extension SerializedSuite {
             return policy
         }
 
-        private static func body(_ target: Guarded) async throws -> String {
+        private static func body(_ target: Guarded, on provider: Provider<Guarded> = provider) async throws -> String {
             let response = try await provider.request(target)
             return String(decoding: response.data, as: UTF8.self)
         }
@@ -115,6 +117,23 @@ extension SerializedSuite {
             #expect(answered == 200)
             #expect(server.requestCount == 200)
             #expect(server.connectionCount <= 100)
+        }
+
+        @Test("a client whose event loops cannot make socket connections (Network.framework's, on Apple platforms)")
+        func loopsWithoutSockets() async throws {
+            let authority = try TestCertificateAuthority()
+            defer { authority.remove() }
+            let server = try TLSServer(authority: authority)
+            defer { server.stop() }
+            let loop = NIOAsyncTestingEventLoop()
+            let client = HTTPClient(eventLoopGroup: loop, configuration: AsyncHTTPClientTransport.configuration())
+            let provider = Provider<Guarded>(transport: AsyncHTTPClientTransport(client: client))
+            let pinned = try Self.policy(
+                authority, pins: [try Self.pin(of: authority.serverCertificate), Self.randomPin()])
+            #expect(
+                try await Self.body(Guarded(baseURL: server.baseURL, trustPolicy: pinned), on: provider) == "HTTP/1.1")
+            try await client.shutdown()
+            await loop.shutdownGracefully()
         }
 
         @Test("a leaf with another key fails with the chain's and the expected pins, reported, and nothing is sent")

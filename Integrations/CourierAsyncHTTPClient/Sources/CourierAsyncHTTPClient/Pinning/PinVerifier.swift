@@ -31,8 +31,22 @@ final class PinVerifier: Sendable {
     }
 
     /// The roots a policy names, parsed.
-    /// - Throws: ``TrustFailure/unusableCertificate(_:)`` for a root that cannot be read.
-    static func roots(of policy: TrustPolicy) throws(TrustFailure) -> CertificateStore {
+    /// - Throws: ``TrustFailure/unusableCertificate(_:)`` for a root that cannot be read;
+    ///   ``TrustFailure/notEnforceable(host:reason:)`` for the system's roots on Apple platforms.
+    static func roots(of policy: TrustPolicy, host: String) throws(TrustFailure) -> CertificateStore {
+        #if canImport(Darwin)
+            // swift-certificates reads the system's roots from the files Linux keeps them in;
+            // Apple platforms keep them in Security.framework, which it does not read. A chain
+            // checked against no roots would be refused every time, so the request is refused
+            // before it is sent, saying what works.
+            guard case .only = policy.roots else {
+                throw .notEnforceable(
+                    host: host,
+                    reason: "on Apple platforms AsyncHTTPClientTransport checks a pinned host's chain against the "
+                        + "policy's own roots only (TrustPolicy.Roots.only with the CA certificates the chain leads "
+                        + "to); the system's roots are Security.framework's, which it cannot read")
+            }
+        #endif
         switch policy.roots {
         case .system: return CertificateStore.systemTrustRoots
         case .systemAnd(let items):

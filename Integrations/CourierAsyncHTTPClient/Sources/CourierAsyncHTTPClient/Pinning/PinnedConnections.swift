@@ -79,7 +79,8 @@ final class PinnedConnections: Sendable {
     func prepared(for key: Key, policy: TrustPolicy) throws -> Prepared {
         if let known = prepared.withLockedValue({ $0[key] }) { return known }
         let made = Prepared(
-            context: try PinnedExchange.tlsContext(for: policy), roots: try PinVerifier.roots(of: policy))
+            context: try PinnedExchange.tlsContext(for: policy),
+            roots: try PinVerifier.roots(of: policy, host: key.host))
         prepared.withLockedValue { prepared in
             if prepared.count >= Self.preparedLimit { prepared.removeAll() }
             prepared[key] = made

@@ -61,7 +61,7 @@ struct PinnedExchange: Sendable {
         if let (kept, ends) = await connections.reuse(key, making: makeEnds) { return (kept, ends, nil) }
         let prepared = try connections.prepared(for: key, policy: policy)
         let verifier = PinVerifier(host: key.host, policy: policy, roots: prepared.roots)
-        let loop = client.eventLoopGroup.next()
+        let loop = Self.socketLoop(of: client)
         let ends = makeEnds(loop)
         do {
             let channel = try await bootstrap(on: loop, context: prepared.context, verifier: verifier, ends: ends)
@@ -71,6 +71,15 @@ struct PinnedExchange: Sendable {
         } catch {
             throw verifier.failure ?? error
         }
+    }
+
+    /// An event loop of the client's group that can run a socket connection, or one of SwiftNIO's
+    /// shared group: on Apple platforms AsyncHTTPClient's default group is Network.framework's
+    /// (NIOTransportServices), whose loops a `ClientBootstrap` cannot use.
+    private static func socketLoop(of client: HTTPClient) -> any EventLoop {
+        let candidate = client.eventLoopGroup.next()
+        return ClientBootstrap(validatingGroup: candidate) == nil
+            ? MultiThreadedEventLoopGroup.singleton.next() : candidate
     }
 
     /// The time a connection may take: what is left of the exchange's deadline, at most 90 s (the
