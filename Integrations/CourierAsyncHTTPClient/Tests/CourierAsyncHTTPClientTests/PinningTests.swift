@@ -296,6 +296,28 @@ extension SerializedSuite {
             #expect((refused?.underlyingError as? TransportFailure)?.kind == .cannotConnect)
         }
 
+        @Test("a streamed body that fails while it is sent ends the pinned request at once, with its error")
+        func failingBody() async throws {
+            let authority = try TestCertificateAuthority()
+            defer { authority.remove() }
+            let server = try TLSServer(authority: authority)
+            defer { server.stop() }
+            let pinned = try Self.policy(
+                authority, pins: [try Self.pin(of: authority.serverCertificate), Self.randomPin()])
+            let stream = UploadStream(length: 1 << 20, replayable: false) {
+                AsyncThrowingStream<Data, any Error> { continuation in
+                    continuation.yield(Data(count: 1024))
+                    continuation.finish(throwing: CertificateError(description: "the disk went away"))
+                }
+            }
+            let target = Guarded(
+                baseURL: server.baseURL, trustPolicy: pinned, path: "/echo", method: .post, task: .uploadStream(stream))
+            let started = ContinuousClock.now
+            let failed = await capture { try await Self.provider.request(target) }
+            #expect("\(String(describing: failed))".contains("the disk went away"))
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+
         @Test("a pinned request that gets no answer ends at its timeout, and a cancelled one at once")
         func timeoutAndCancellation() async throws {
             let authority = try TestCertificateAuthority()

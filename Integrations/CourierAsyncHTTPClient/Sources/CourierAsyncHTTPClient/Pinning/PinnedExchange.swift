@@ -148,15 +148,34 @@ struct PinnedExchange: Sendable {
                 channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(data: data))), promise: nil)
             case .chunks(let chunks, _):
                 try await channel.writeAndFlush(start).get()
-                for try await chunk in chunks {
+                var source = chunks.makeAsyncIterator()
+                while let chunk = try await Self.next(of: &source) {
                     try await channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(chunk))).get()
                 }
             }
             try await channel.writeAndFlush(HTTPClientRequestPart.end(nil)).get()
+        } catch let unreadable as UnreadableBody {
+            // The server waits for the rest of a body that will not come: the exchange ends now.
+            throw unreadable.error
         } catch {
             let answered = try? await head.get()
             if answered == nil { throw error }
         }
+    }
+
+    /// The body's next chunk; a failure to read it is an ``UnreadableBody``, told apart from the
+    /// connection's failures.
+    private static func next(of source: inout UploadChunks.AsyncIterator) async throws -> ByteBuffer? {
+        do {
+            return try await source.next()
+        } catch {
+            throw UnreadableBody(error: error)
+        }
+    }
+
+    /// A request body that could not be read while it was sent.
+    private struct UnreadableBody: Error {
+        let error: any Error
     }
 
     /// The request head: the target's fields (repeated names kept apart), `Host`, and the body's
