@@ -307,7 +307,9 @@ extension SerializedSuite {
             let stream = UploadStream(length: 1 << 20, replayable: false) {
                 AsyncThrowingStream<Data, any Error> { continuation in
                     continuation.yield(Data(count: 1024))
-                    continuation.finish(throwing: CertificateError(description: "the disk went away"))
+                    continuation.finish(
+                        throwing: URLError(.cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "the disk went away"])
+                    )
                 }
             }
             let target = Guarded(

@@ -1,7 +1,12 @@
+import Crypto
 import Foundation
+import SwiftASN1
+import X509
 
-/// A certificate authority made for one test run with the `openssl` tool, and certificates it
-/// signs: for a server on 127.0.0.1, and for a client. Valid for a day; deleted with `remove()`.
+/// A certificate authority made for one test run with swift-crypto and swift-certificates (no
+/// key is ever committed), and certificates it signs: for a server on 127.0.0.1 and localhost,
+/// and for a client. P-256 keys; valid for a day; written as PEM files in a folder of their own,
+/// deleted with `remove()`.
 struct TestCertificateAuthority {
     let folder: URL
     var caCertificate: URL { folder.appendingPathComponent("ca.pem") }
@@ -10,64 +15,65 @@ struct TestCertificateAuthority {
     var clientCertificate: URL { folder.appendingPathComponent("client.pem") }
     var clientKey: URL { folder.appendingPathComponent("client.key") }
 
+    private let key = P256.Signing.PrivateKey()
+    private let name: DistinguishedName
+
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try run(
-            ["req", "-x509"] + curve + [
-                "-keyout", "ca.key", "-out", "ca.pem", "-days", "1", "-subj", "/CN=Courier Test CA",
-                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-            ])
-        try sign(
-            "server", subject: "/CN=127.0.0.1",
-            extensions: "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n")
-        try sign("client", subject: "/CN=Courier Test Client", extensions: "extendedKeyUsage=clientAuth\n")
+        name = try DistinguishedName { CommonName("Courier Test CA") }
+        let authority = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
+            notValidBefore: Date(timeIntervalSinceNow: -3600), notValidAfter: Date(timeIntervalSinceNow: 86_400),
+            issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+            },
+            issuerPrivateKey: .init(key))
+        try Self.write(authority, to: caCertificate)
+        _ = try issueServerCertificate("server")
+        try issue(
+            "client", subject: "Courier Test Client", names: [], usage: .clientAuth)
     }
 
     /// Another server certificate for 127.0.0.1 and localhost, with a key of its own.
     /// - Returns: The certificate's and the key's files.
     func issueServerCertificate(_ name: String) throws -> (certificate: URL, key: URL) {
-        try sign(
-            name, subject: "/CN=127.0.0.1",
-            extensions: "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n")
+        try issue(
+            name, subject: "127.0.0.1",
+            names: [.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])), .dnsName("localhost")],
+            usage: .serverAuth)
         return (folder.appendingPathComponent("\(name).pem"), folder.appendingPathComponent("\(name).key"))
+    }
+
+    /// Signs a certificate for a new key; writes both as `NAME.pem` and `NAME.key`.
+    @discardableResult
+    private func issue(
+        _ file: String, subject: String, names: [GeneralName], usage: ExtendedKeyUsage.Usage
+    ) throws -> Certificate {
+        let leafKey = P256.Signing.PrivateKey()
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(leafKey.publicKey),
+            notValidBefore: Date(timeIntervalSinceNow: -3600), notValidAfter: Date(timeIntervalSinceNow: 86_400),
+            issuer: name, subject: try DistinguishedName { CommonName(subject) },
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                try ExtendedKeyUsage([usage])
+                if !names.isEmpty { SubjectAlternativeNames(names) }
+            },
+            issuerPrivateKey: .init(key))
+        try Self.write(certificate, to: folder.appendingPathComponent("\(file).pem"))
+        try Data(leafKey.pemRepresentation.utf8).write(to: folder.appendingPathComponent("\(file).key"))
+        return certificate
+    }
+
+    private static func write(_ certificate: Certificate, to file: URL) throws {
+        try Data(certificate.serializeAsPEM().pemString.utf8).write(to: file)
     }
 
     func remove() {
         try? FileManager.default.removeItem(at: folder)
     }
-
-    private func sign(_ name: String, subject: String, extensions: String) throws {
-        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try run(["req"] + curve + ["-keyout", "\(name).key", "-out", "\(name).csr", "-subj", subject])
-        try Data(("basicConstraints=CA:FALSE\n" + extensions).utf8).write(
-            to: folder.appendingPathComponent("\(name).ext"))
-        try run([
-            "x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-            "-out", "\(name).pem", "-days", "1", "-extfile", "\(name).ext",
-        ])
-    }
-
-    private func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CertificateError(
-                description:
-                    "openssl \(arguments.prefix(2).joined(separator: " ")) failed (status \(process.terminationStatus)); is openssl installed?"
-            )
-        }
-    }
-}
-
-/// Why the test certificates could not be made.
-struct CertificateError: Error, CustomStringConvertible {
-    let description: String
 }

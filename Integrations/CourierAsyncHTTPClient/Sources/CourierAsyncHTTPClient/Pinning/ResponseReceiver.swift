@@ -136,13 +136,25 @@ final class ResponseReceiver: ChannelDuplexHandler {
 
     /// The consumer stopped reading: an unfinished body is not read further.
     func consumerStopped() {
-        if !ended { context?.close(promise: nil) }
+        if !ended { closeNow() }
     }
 
     /// Ends the exchange now with `error` (its task was cancelled, or it failed on the caller's
     /// side), without waiting for the connection's TLS closure.
     func abort(_ error: any Error) {
         fail(error)
+        closeNow()
+    }
+
+    /// Closes the connection. Reads go on meanwhile: TLS's closing waits for the server's
+    /// `close_notify`, which a connection held back for a slow reader would never read (the
+    /// close then took SwiftNIO SSL's whole 5 s shutdown timeout).
+    private func closeNow() {
+        producing = true
+        if readPending {
+            readPending = false
+            context?.read()
+        }
         context?.close(promise: nil)
     }
 
