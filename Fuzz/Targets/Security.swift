@@ -7,7 +7,8 @@ import Foundation
 /// Arbitrary header names and values, `Content-Disposition` values and URL texts through
 /// Courier's security rules: a request that passes `HeaderFieldRules` can hold no line break and
 /// no framing header; a download name is always one plain, short file name; redaction never
-/// crashes and never shows a planted password.
+/// crashes and never shows a planted password; a certificate's key is read or refused, never
+/// read out of bounds.
 public func fuzzSecurity(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var input = FuzzInput(pointer, count)
     checkHeader(name: input.string(maximum: 24), value: input.string(maximum: 48))
@@ -24,6 +25,14 @@ public func fuzzSecurity(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> CInt 
         precondition(Data(shown.utf8).range(of: planted) == nil, "a password survived redaction: \(shown)")
     }
     _ = Redaction.default.body(Data(text.utf8), contentType: input.bool() ? "application/json" : nil)
+    // What is left is a certificate, DER or (with a PEM frame around it) PEM: a pin or a typed
+    // error, never a read out of bounds.
+    var certificate = input.rest()
+    if certificate.first.map({ $0 & 1 == 1 }) == true {
+        certificate = Data("-----BEGIN CERTIFICATE-----\n".utf8) + certificate.base64EncodedData()
+            + Data("\n-----END CERTIFICATE-----\n".utf8)
+    }
+    _ = try? SPKIPin(certificate: certificate)
     return 0
 }
 
