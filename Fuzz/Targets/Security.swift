@@ -29,7 +29,8 @@ public func fuzzSecurity(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     // error, never a read out of bounds.
     var certificate = input.rest()
     if certificate.first.map({ $0 & 1 == 1 }) == true {
-        certificate = Data("-----BEGIN CERTIFICATE-----\n".utf8) + certificate.base64EncodedData()
+        certificate =
+            Data("-----BEGIN CERTIFICATE-----\n".utf8) + certificate.base64EncodedData()
             + Data("\n-----END CERTIFICATE-----\n".utf8)
     }
     _ = try? SPKIPin(certificate: certificate)
