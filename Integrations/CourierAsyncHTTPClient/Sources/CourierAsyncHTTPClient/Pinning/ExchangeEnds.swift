@@ -25,6 +25,13 @@ struct ExchangeEnds: Sendable {
         body = made.sequence
     }
 
+    /// Fails an exchange that never got a connection: its promises must not be left unanswered.
+    func fail(_ error: any Error) {
+        handshake.fail(error)
+        head.fail(error)
+        source.finish(error)
+    }
+
     /// Ends the exchange at once with `error` (see ``ResponseReceiver/abort(_:)``).
     func abort(_ error: any Error) {
         let receiver = demand.receiver

@@ -58,6 +58,7 @@ final class PinnedConnections: Sendable {
                 candidate.receiver.value?.begin(ends) ?? false
             }.get()
             if began == true { return (candidate.channel, ends) }
+            ends.fail(TransportFailure(kind: .connectionLost, underlyingError: ChannelError.alreadyClosed))
             candidate.channel.close(promise: nil)
         }
         return nil

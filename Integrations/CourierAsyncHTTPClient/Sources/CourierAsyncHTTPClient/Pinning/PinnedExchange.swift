@@ -64,11 +64,23 @@ struct PinnedExchange: Sendable {
         let loop = Self.socketLoop(of: client)
         let ends = makeEnds(loop)
         do {
-            let channel = try await bootstrap(on: loop, context: prepared.context, verifier: verifier, ends: ends)
+            let channel = try await ClientBootstrap(group: loop)
                 .connectTimeout(Self.connectTimeout(before: deadline))
                 .connect(host: key.host, port: key.port).get()
+            // The pipeline is made on the connection that won, never in the channel initializer:
+            // a host with several addresses may be tried on several connections at once, and the
+            // losers must not take part in the exchange (nor fail it as they close).
+            do {
+                try await channel.eventLoop.submit {
+                    try Self.pipeline(on: channel, context: prepared.context, verifier: verifier, ends: ends)
+                }.get()
+            } catch {
+                channel.close(promise: nil)
+                throw error
+            }
             return (channel, ends, verifier)
         } catch {
+            ends.fail(error)
             throw verifier.failure ?? error
         }
     }
@@ -89,29 +101,25 @@ struct PinnedExchange: Sendable {
         return max(.milliseconds(1), min(left, .seconds(90)))
     }
 
-    /// The connection's pipeline: TLS with the verifier, HTTP/1.1, decompression, then the
-    /// receiver.
-    private func bootstrap(
-        on loop: any EventLoop, context: NIOSSLContext, verifier: PinVerifier, ends: ExchangeEnds
-    ) -> ClientBootstrap {
+    /// The connection's pipeline: TLS with the verifier (the handshake starts as it is added),
+    /// HTTP/1.1, decompression, then the receiver. On the channel's event loop.
+    private static func pipeline(
+        on channel: any Channel, context: NIOSSLContext, verifier: PinVerifier, ends: ExchangeEnds
+    ) throws {
         let hostname = IPAddressText.isAddress(verifier.host) ? nil : verifier.host
-        return ClientBootstrap(group: loop)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture(withResultOf: {
-                    let tls = try NIOSSLClientHandler(
-                        context: context, serverHostname: hostname,
-                        customVerificationCallbackWithMetadata: verifier.verify)
-                    let operations = channel.pipeline.syncOperations
-                    try operations.addHandler(tls)
-                    try operations.addHTTPClientHandlers()
-                    try operations.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(25)))
-                    let home = NIOLoopBoundBox<ResponseReceiver?>.makeEmptyBox(eventLoop: channel.eventLoop)
-                    let receiver = ResponseReceiver(ends, home: home)
-                    home.value = receiver
-                    ends.demand.receiver.value = receiver
-                    try operations.addHandler(receiver)
-                })
-            }
+        let tls = try NIOSSLClientHandler(
+            context: context, serverHostname: hostname, customVerificationCallbackWithMetadata: verifier.verify)
+        let operations = channel.pipeline.syncOperations
+        let home = NIOLoopBoundBox<ResponseReceiver?>.makeEmptyBox(eventLoop: channel.eventLoop)
+        let receiver = ResponseReceiver(ends, home: home)
+        home.value = receiver
+        ends.demand.receiver.value = receiver
+        // All in one turn of the event loop: nothing the server answers arrives before the
+        // receiver is in place.
+        try operations.addHandler(tls)
+        try operations.addHTTPClientHandlers()
+        try operations.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(25)))
+        try operations.addHandler(receiver)
     }
 
     /// The TLS configuration of a pinned connection: the policy's client identity, HTTP/1.1
