@@ -28,6 +28,8 @@ extension SerializedSuite {
                 let server = try await UploadServer.start()
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nio-\(UUID())")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                defer { try? FileManager.default.removeItem(at: folder) }
                 let file = folder.appendingPathComponent("upload.bin")
                 let data = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) })
                 try data.write(to: file)
@@ -55,6 +57,7 @@ extension SerializedSuite {
             defer { Task { try? await server.stop() } }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nio-\(UUID())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("upload.bin")
             let data = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ $0 >> 7) })
             try data.write(to: file)
@@ -81,6 +84,7 @@ extension SerializedSuite {
             defer { Task { try? await server.stop() } }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nio-\(UUID())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("large.bin")
             try UploadApp.writePattern(to: file, size: 1 << 30)

@@ -38,7 +38,9 @@ extension SerializedSuite {
             for _ in 0..<5 { resource.cutNext(after: Int.random(in: 1...(20 << 20))) }
             let server = try LoopbackServer { resource.reply(to: $0) }
             defer { server.stop() }
-            let file = try Self.folder().appendingPathComponent("big.bin")
+            let folder = try Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("big.bin")
             let reports = Reports()
             let response = try await Self.provider.download(Echo(server, "/file"), resumingInto: file) {
                 reports.add($0.completedBytes)
@@ -57,7 +59,9 @@ extension SerializedSuite {
             let resource = RangedResource(Self.pattern(1 << 20))
             let server = try LoopbackServer { resource.reply(to: $0) }
             defer { server.stop() }
-            let file = try Self.folder().appendingPathComponent("small.bin")
+            let folder = try Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("small.bin")
             let once = Provider<Echo>(transport: AsyncHTTPClientTransport())
 
             resource.cutNext(after: 300_000)

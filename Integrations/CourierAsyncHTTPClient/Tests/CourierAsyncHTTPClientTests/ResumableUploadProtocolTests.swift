@@ -40,6 +40,7 @@ extension SerializedSuite {
                 let server = try LoopbackServer { uploads.reply(to: $0) }
                 defer { server.stop() }
                 let (file, data, states) = try Self.upload(2 << 20)
+                defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
                 for cut in [500_000, 100_000] { uploads.cutNextAppend(after: cut) }
                 var target = Echo(server, "/files")
                 target.method = .post
@@ -58,7 +59,8 @@ extension SerializedSuite {
             let uploads = ResumableUploadServer()
             let server = try LoopbackServer { uploads.reply(to: $0) }
             defer { server.stop() }
-            let (_, data, states) = try Self.upload(900_000)
+            let (file, data, states) = try Self.upload(900_000)
+            defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
             var target = Echo(server, "/files")
             target.method = .post
             let body = UploadStream(length: UInt64(data.count)) { InputStream(data: data) }
