@@ -120,6 +120,10 @@ struct PinnedExchange: Sendable {
         try operations.addHTTPClientHandlers()
         try operations.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(25)))
         try operations.addHandler(receiver)
+        // A connection closed before its handlers were added told no one: it would never answer.
+        guard channel.isActive else {
+            throw TransportFailure(kind: .connectionLost, underlyingError: ChannelError.alreadyClosed)
+        }
     }
 
     /// The TLS configuration of a pinned connection: the policy's client identity, HTTP/1.1
@@ -130,6 +134,9 @@ struct PinnedExchange: Sendable {
         // The verifier validates the chain; loading the system's roots into the context (a few
         // milliseconds of parsing on Linux) would buy nothing.
         tls.trustRoots = .certificates([])
+        // A connection is closed when it is of no more use (a reader that stopped, an idle one):
+        // the server's own closing message is not worth waiting for.
+        tls.shutdownTimeout = .milliseconds(250)
         if let identity = policy.clientIdentity { try TrustConfiguration.apply(identity, to: &tls) }
         do {
             return try NIOSSLContext(configuration: tls)
