@@ -44,6 +44,11 @@ extension SerializedSuite {
             return policy
         }
 
+        /// A policy trusting `authority` alone, pinned to its server certificate's key and a backup.
+        static func pinnedToServer(_ authority: TestCertificateAuthority) throws -> TrustPolicy {
+            try policy(authority, pins: [try pin(of: authority.serverCertificate), randomPin()])
+        }
+
         private static func body(_ target: Guarded, on provider: Provider<Guarded> = provider) async throws -> String {
             let response = try await provider.request(target)
             return String(decoding: response.data, as: UTF8.self)
@@ -102,8 +107,7 @@ extension SerializedSuite {
             let server = try TLSServer(authority: authority)
             defer { server.stop() }
             let provider = Provider<Guarded>(transport: AsyncHTTPClientTransport())
-            let pinned = try Self.policy(
-                authority, pins: [try Self.pin(of: authority.serverCertificate), Self.randomPin()])
+            let pinned = try Self.pinnedToServer(authority)
             let target = Guarded(baseURL: server.baseURL, trustPolicy: pinned)
             let answered = await withTaskGroup(of: Int?.self) { group in
                 var answered = 0
@@ -128,8 +132,7 @@ extension SerializedSuite {
             let loop = NIOAsyncTestingEventLoop()
             let client = HTTPClient(eventLoopGroup: loop, configuration: AsyncHTTPClientTransport.configuration())
             let provider = Provider<Guarded>(transport: AsyncHTTPClientTransport(client: client))
-            let pinned = try Self.policy(
-                authority, pins: [try Self.pin(of: authority.serverCertificate), Self.randomPin()])
+            let pinned = try Self.pinnedToServer(authority)
             #expect(
                 try await Self.body(Guarded(baseURL: server.baseURL, trustPolicy: pinned), on: provider) == "HTTP/1.1")
             try await client.shutdown()
@@ -218,8 +221,7 @@ extension SerializedSuite {
             defer { authority.remove() }
             let server = try TLSServer(authority: authority, requireClientCertificate: true)
             defer { server.stop() }
-            var pinned = try Self.policy(
-                authority, pins: [try Self.pin(of: authority.serverCertificate), Self.randomPin()])
+            var pinned = try Self.pinnedToServer(authority)
             let anonymous = await capture {
                 try await Self.provider.request(Guarded(baseURL: server.baseURL, trustPolicy: pinned))
             }
@@ -238,8 +240,7 @@ extension SerializedSuite {
             let server = try TLSServer(authority: authority)
             defer { server.stop() }
             let named = try #require(URL(string: "https://localhost:\(server.port)"))
-            let right = try Self.policy(
-                authority, pins: [try Self.pin(of: authority.serverCertificate), Self.randomPin()])
+            let right = try Self.pinnedToServer(authority)
             let toUnpinned = Guarded(
                 baseURL: server.baseURL, trustPolicy: right, path: "/redirect", headers: ["X-To": named.absoluteString])
             #expect(try await Self.body(toUnpinned) == "HTTP/2.0")
@@ -261,8 +262,7 @@ extension SerializedSuite {
             defer { authority.remove() }
             let server = try TLSServer(authority: authority)
             defer { server.stop() }
-            let pinned = try Self.policy(
-                authority, pins: [try Self.pin(of: authority.serverCertificate), Self.randomPin()])
+            let pinned = try Self.pinnedToServer(authority)
             let sent = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
             let echoed = try await Self.provider.request(
                 Guarded(
@@ -302,8 +302,7 @@ extension SerializedSuite {
             defer { authority.remove() }
             let server = try TLSServer(authority: authority)
             defer { server.stop() }
-            let pinned = try Self.policy(
-                authority, pins: [try Self.pin(of: authority.serverCertificate), Self.randomPin()])
+            let pinned = try Self.pinnedToServer(authority)
             let stream = UploadStream(length: 1 << 20, replayable: false) {
                 AsyncThrowingStream<Data, any Error> { continuation in
                     continuation.yield(Data(count: 1024))
@@ -326,8 +325,7 @@ extension SerializedSuite {
             defer { authority.remove() }
             let server = try TLSServer(authority: authority)
             defer { server.stop() }
-            let pinned = try Self.policy(
-                authority, pins: [try Self.pin(of: authority.serverCertificate), Self.randomPin()])
+            let pinned = try Self.pinnedToServer(authority)
             let provider = Provider<Stalled>(transport: AsyncHTTPClientTransport())
             let started = ContinuousClock.now
             let timedOut = await capture {
