@@ -411,6 +411,12 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     _ = stamped
 }
 
+// RedirectPolicy.swift#2
+@Sendable func redirectPolicyExample2() async throws {
+    let legacy = ProviderOptions(redirects: .follow.allowingDowngrade())
+    _ = legacy
+}
+
 // ConcurrencyLimit.swift#1
 @Sendable func concurrencyLimitExample1() async throws {
     let policy = ResiliencePolicy(concurrencyLimit: ConcurrencyLimit(maximum: 8, queueLimit: 64))

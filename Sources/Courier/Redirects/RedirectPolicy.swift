@@ -10,7 +10,9 @@ import Foundation
 /// (`Authorization`, `Proxy-Authorization`, `Cookie` and the other ``Redaction/defaultHeaders``)
 /// follows a redirect to another origin (scheme, host and port), a 307 or 308 keeps its method
 /// and resends its body, uploads included, only http and https are followed, and at most
-/// 20 in a row (URLSession's own limit). The request a policy returns obeys
+/// 20 in a row (URLSession's own limit). A redirect from `https` to plain `http` is not followed:
+/// the request fails with ``RedirectError/downgrade(from:to:)`` before anything is sent in clear,
+/// unless the policy allows it (``allowingDowngrade()``). The request a policy returns obeys
 /// ``HeaderFieldRules`` too: framing headers are removed, and a request with an invalid header is
 /// not followed (the 3xx is the answer). Courier follows every redirect itself, in a stage above
 /// the engine, so these rules hold whatever engine sends the requests, one you wrote included.
@@ -27,12 +29,27 @@ public struct RedirectPolicy: Sendable {
     /// Whether every redirect is followed (``follow``): a transport then never hands a redirect's
     /// own body to the caller, and may read answers in a way that drops it.
     let followsEveryRedirect: Bool
+    /// Whether a redirect from `https` to `http` is followed.
+    private(set) var allowsDowngrade = false
 
     private init(
         followsEveryRedirect: Bool = false, _ decide: @escaping @Sendable (URLRequest, HTTPURLResponse) -> URLRequest?
     ) {
         self.decide = decide
         self.followsEveryRedirect = followsEveryRedirect
+    }
+
+    /// This policy, following redirects from `https` to plain `http` too (which every policy
+    /// refuses by default, failing with ``RedirectError/downgrade(from:to:)``). Only for a server
+    /// you trust on a network you trust: the request, its body and cookies then cross in clear.
+    /// ```swift
+    /// let legacy = ProviderOptions(redirects: .follow.allowingDowngrade())
+    /// ```
+    /// - Returns: The policy.
+    public func allowingDowngrade() -> RedirectPolicy {
+        var policy = self
+        policy.allowsDowngrade = true
+        return policy
     }
 
     /// Follows redirects (made safe as described above).
@@ -55,7 +72,9 @@ public struct RedirectPolicy: Sendable {
 
     /// The request that follows `response`, a redirect of `request`, made safe; `nil` when the
     /// response is the answer: not a redirect, no usable `Location`, a scheme other than http or
-    /// https, a refusal of the policy, or a request ``HeaderFieldRules`` refuses.
+    /// https, a refusal of the policy, or a request ``HeaderFieldRules`` refuses; `nil` too for a
+    /// downgrade from `https` to `http` the policy does not allow (a provider fails the request
+    /// with ``RedirectError/downgrade(from:to:)`` there).
     ///
     /// A relative `Location` is resolved against the request's URL. 301 and 302 turn a `POST`,
     /// and 303 anything but a `HEAD`, into a `GET` without a body, as browsers and URLSession do;
@@ -66,6 +85,13 @@ public struct RedirectPolicy: Sendable {
     ///   - request: The request that was sent.
     /// - Returns: The request to send next, or `nil`.
     public func nextRequest(after response: HTTPURLResponse, for request: URLRequest) -> URLRequest? {
+        (try? followingRequest(after: response, for: request)) ?? nil
+    }
+
+    /// ``nextRequest(after:for:)``, with a downgrade the policy does not allow as an error.
+    /// - Throws: ``RedirectError/downgrade(from:to:)``.
+    func followingRequest(after response: HTTPURLResponse, for request: URLRequest) throws(RedirectError) -> URLRequest?
+    {
         guard Self.redirectStatusCodes.contains(response.statusCode),
             let location = response.value(forHTTPHeaderField: "Location"), let base = request.url,
             let target = URL(string: location, relativeTo: base)?.absoluteURL,
@@ -82,7 +108,14 @@ public struct RedirectPolicy: Sendable {
                 next.setHeaderField(nil, named: header)
             }
         }
-        return decide(next, response).flatMap { try? HeaderFieldRules.checked($0) }
+        guard let followed = decide(next, response).flatMap({ try? HeaderFieldRules.checked($0) }) else { return nil }
+        // Checked on what the policy returns: a `modify` policy cannot turn https into http either.
+        if !allowsDowngrade, base.scheme?.lowercased() == "https", followed.url?.scheme?.lowercased() == "http",
+            let to = followed.url
+        {
+            throw .downgrade(from: base, to: to)
+        }
+        return followed
     }
 
     /// Whether a redirect with `statusCode` turns a request with `method` into a body-less `GET`.

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// Follows redirects above every engine with Courier's rules (see ``RedirectPolicy``): credential
-/// stripping across origins, the 307/308 method and body rules, no https downgrade, the limit and
+/// stripping across origins, the 307/308 method and body rules, no https downgrade (a
+/// ``RedirectError`` unless the policy allows it), the limit and
 /// the policy hold whatever engine sends the hops, one a user wrote included.
 ///
 /// Each hop is a new exchange with the engine: a redirect's body is discarded (its temporary file
@@ -34,7 +35,7 @@ struct RedirectStage: Stage {
             // Its range before the set: most answers are not redirects, and a set lookup hashes.
             let code = answer.statusCode
             guard (301...308).contains(code), RedirectPolicy.redirectStatusCodes.contains(code),
-                let http = answer.response, let nextRequest = policy.nextRequest(after: http, for: current.urlRequest)
+                let http = answer.response, let nextRequest = try followed(answer, http, current)
             else { return answer }
             if let file = answer.fileURL { try? FileManager.default.removeItem(at: file) }
             // A redirect that turned the request into a GET sends no body, whatever its source.
@@ -43,5 +44,18 @@ struct RedirectStage: Stage {
                 context.cookies?.nextHop(after: http, fields: answer.headerFields, nextRequest) ?? nextRequest
         }
         throw TransportFailure(kind: .tooManyRedirects, underlyingError: URLError(.httpTooManyRedirects))
+    }
+
+    /// The request that follows `answer`, or `nil` when it is the answer; a downgrade the policy
+    /// refuses discards the redirect's body and fails.
+    private func followed(
+        _ answer: TransportResponse, _ http: HTTPURLResponse, _ current: TransportRequest
+    ) throws(RedirectError) -> URLRequest? {
+        do {
+            return try policy.followingRequest(after: http, for: current.urlRequest)
+        } catch {
+            if let file = answer.fileURL { try? FileManager.default.removeItem(at: file) }
+            throw error
+        }
     }
 }

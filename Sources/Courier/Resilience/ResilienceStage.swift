@@ -131,7 +131,8 @@ struct ResilienceStage: Stage {
         let cancelled = Task.isCancelled || error is CancellationError || (error as? URLError)?.code == .cancelled
         // A trust failure (a pin mismatch, a policy the engine cannot enforce) says nothing of the
         // upstream's health: like a cancellation, it teaches the breaker nothing.
-        let teachesNothing = cancelled || error is TrustFailure
+        // Nor does a redirect the provider refused to follow: the upstream answered.
+        let teachesNothing = cancelled || error is TrustFailure || error is RedirectError
         note(
             scope.record(ExchangeOutcome(cancelled: teachesNothing), admission: admission, now: clock.now()),
             probe: false, notes)

@@ -1,8 +1,17 @@
 import Foundation
 
 extension Redaction {
-    /// A body as it may be shown: in a form (`application/x-www-form-urlencoded`) or JSON body,
-    /// the values of fields and members named in ``fieldNames`` (at any depth) read ``mask``.
+    /// A body as it may be shown: the values of fields, members and parts named in ``fieldNames``
+    /// (at any depth, nested names included) read ``mask``.
+    ///
+    /// - A form (`application/x-www-form-urlencoded`): its fields.
+    /// - JSON (`…json`, or text that starts with `{` or `[`): its members. Text that does not parse
+    ///   whole (JSON Lines, `application/x-ndjson`, a `json-seq`, or the start of a body cut at a
+    ///   limit) is read member by member, so a credential's value is hidden even when the body
+    ///   ends inside it.
+    /// - A `multipart/form-data` body: a part whose name is a credential's reads ``mask``; the
+    ///   other parts are redacted by their own `Content-Type`.
+    ///
     /// Other bodies are returned as they are.
     /// - Parameters:
     ///   - data: The body.
@@ -14,10 +23,13 @@ extension Redaction {
         if type.contains("x-www-form-urlencoded") {
             return Data(redactedPairs(String(decoding: data, as: UTF8.self)).utf8)
         }
+        if type.hasPrefix("multipart/"), let boundary = MultipartRedaction.boundary(of: contentType ?? "") {
+            return MultipartRedaction(redaction: self, boundary: boundary).redacted(data)
+        }
         let first = data.first { !" \t\r\n".utf8.contains($0) }
         guard type.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return data }
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            return data
+            return JSONTextRedaction(redaction: self).redacted(data)
         }
         var changed = false
         let redacted = redactedJSON(object, changed: &changed)

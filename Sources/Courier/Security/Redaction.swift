@@ -80,8 +80,17 @@ public struct Redaction: Sendable, Hashable {
     /// Whether the values of the query item, form field or JSON member `name` are hidden.
     /// - Parameter name: The name, in any case.
     /// - Returns: `true` when its value is hidden.
+    ///
+    /// A nested name, as Rails, PHP and `URLEncoding`'s brackets write it (`user[password]`,
+    /// `auth[token][]`) or as dotted paths do (`user.password`), is hidden when any of its parts
+    /// is: a server reads `user[password]` as a password.
     public func hidesField(_ name: String) -> Bool {
-        lowercasedFieldNames.contains(name.lowercased())
+        let lowered = name.lowercased()
+        if lowercasedFieldNames.contains(lowered) { return true }
+        guard lowered.unicodeScalars.contains(where: { $0 == "[" || $0 == "." }) else { return false }
+        return lowered.split(whereSeparator: { $0 == "[" || $0 == "]" || $0 == "." }).contains {
+            lowercasedFieldNames.contains(String($0))
+        }
     }
 
     /// The value of the header `name` as it may be shown: ``mask`` for a hidden header, else the
@@ -91,9 +100,41 @@ public struct Redaction: Sendable, Hashable {
     ///   - name: The header name.
     ///   - value: Its value.
     /// - Returns: The value as it may be shown.
+    ///
+    /// A field whose value is a URL (`Location`, `Content-Location`, `Referer`, `Link`, `Refresh`)
+    /// has that URL redacted as ``urlString(_:)`` does: an OAuth `code=` or an `#access_token=` of
+    /// a redirect reads `***`.
     public func headerValue(_ name: String, _ value: String) -> String {
         if hidesHeader(name) { return Self.mask }
-        return HeaderFieldRules.problem(inValue: value) == nil ? value : Self.escaped(value)
+        let shown = urlBearingValue(name, value)
+        return HeaderFieldRules.problem(inValue: shown) == nil ? shown : Self.escaped(shown)
+    }
+
+    /// `value` with the URLs it carries redacted, for the fields whose values are (or hold) URLs.
+    private func urlBearingValue(_ name: String, _ value: String) -> String {
+        switch name.lowercased() {
+        case "location", "content-location", "referer": urlString(value)
+        case "link": redactingBracketedURLs(value)
+        case "refresh":
+            // `5; url=https://…`: the URL is what follows `url=`.
+            if let range = value.range(of: "url=", options: .caseInsensitive) {
+                String(value[..<range.upperBound]) + urlString(String(value[range.upperBound...]))
+            } else {
+                value
+            }
+        default: value
+        }
+    }
+
+    /// A `Link` field's text with each `<URL>` redacted.
+    private func redactingBracketedURLs(_ value: String) -> String {
+        var shown = ""
+        var rest = Substring(value)
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            shown += rest[...open] + urlString(String(rest[rest.index(after: open)..<close])) + ">"
+            rest = rest[rest.index(after: close)...]
+        }
+        return shown + rest
     }
 
     /// A header name as it may be shown: escaped when it holds a control character.
@@ -123,12 +164,15 @@ public struct Redaction: Sendable, Hashable {
     /// - Parameter url: The URL.
     /// - Returns: The URL's text, redacted.
     public func url(_ url: URL) -> String {
-        guard url.user != nil || url.password != nil || url.query != nil else { return url.absoluteString }
+        guard url.user != nil || url.password != nil || url.query != nil || url.fragment != nil else {
+            return url.absoluteString
+        }
         return urlString(url.absoluteString)
     }
 
     /// A URL's text as it may be shown: user information and the values of credential query items
-    /// hidden, also in text that does not parse as a URL.
+    /// hidden, also in text that does not parse as a URL. A fragment of `name=value` pairs (OAuth's
+    /// implicit flow answers `#access_token=…`) is redacted as a query is.
     /// - Parameter text: The URL's text.
     /// - Returns: The text, redacted.
     public func urlString(_ text: String) -> String {
@@ -139,6 +183,9 @@ public struct Redaction: Sendable, Hashable {
         }
         if let query = components.percentEncodedQuery {
             components.percentEncodedQuery = redactedPairs(query)
+        }
+        if let fragment = components.percentEncodedFragment, fragment.contains("=") {
+            components.percentEncodedFragment = redactedPairs(fragment)
         }
         return components.string ?? maskingByHand(text)
     }
@@ -168,10 +215,11 @@ public struct Redaction: Sendable, Hashable {
                 scalars.replaceSubrange(start..<at, with: Self.mask.unicodeScalars)
             }
         }
-        guard let mark = scalars.firstIndex(of: "?") else { return Self.string(scalars) }
-        let end = scalars[mark...].firstIndex(of: "#") ?? scalars.endIndex
-        let query = redactedPairs(Self.string(scalars[(mark + 1)..<end]))
-        return Self.string(scalars[...mark]) + query + Self.string(scalars[end...])
+        let hash = scalars.firstIndex(of: "#") ?? scalars.endIndex
+        let fragment = hash < scalars.endIndex ? "#" + redactedPairs(Self.string(scalars[(hash + 1)...])) : ""
+        guard let mark = scalars[..<hash].firstIndex(of: "?") else { return Self.string(scalars[..<hash]) + fragment }
+        let query = redactedPairs(Self.string(scalars[(mark + 1)..<hash]))
+        return Self.string(scalars[...mark]) + query + fragment
     }
 
     /// The text of `scalars`.

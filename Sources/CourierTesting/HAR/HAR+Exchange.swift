@@ -12,7 +12,7 @@ extension HAR {
     /// API keys), credential query items and body fields, each replaced by `Redaction.mask` (`***`), so
     /// that a replayed request redacted the same way still matches.
     static func request(
-        _ request: URLRequest, body: Data?, truncated: Bool, redaction: Redaction
+        _ request: URLRequest, body: Data?, redaction: Redaction
     ) -> Request {
         let url = request.url.map { redaction.urlString($0.absoluteString) } ?? ""
         let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
@@ -25,19 +25,21 @@ extension HAR {
             bodySize: body?.count ?? 0)
         if let body, !body.isEmpty {
             let contentType = request.value(forHTTPHeaderField: "Content-Type")
-            let (text, base64) = HAR.text(of: truncated ? body : redaction.body(body, contentType: contentType))
+            // A body cut at the limit is redacted too: its credentials are found member by
+            // member, up to where it was cut (`Redaction.body`).
+            let (text, base64) = HAR.text(of: redaction.body(body, contentType: contentType))
             harRequest.postData = PostData(mimeType: contentType ?? "", text: text, encoding: base64 ? "base64" : nil)
         }
         return harRequest
     }
 
-    /// The response as HAR writes it, its secrets hidden as in ``request(_:body:truncated:redaction:)``;
+    /// The response as HAR writes it, its secrets hidden as in ``request(_:body:redaction:)``;
     /// `body` is what is kept of a body of `size` bytes.
     static func response(
         status: Int, headers fields: HeaderFields, body: Data, size: Int, truncated: Bool, redaction: Redaction
     ) -> Response {
         let contentType = fields["Content-Type"]
-        let kept = truncated ? body : redaction.body(body, contentType: contentType)
+        let kept = redaction.body(body, contentType: contentType)
         let (text, base64) = HAR.text(of: kept)
         // `size` is the length of the body `text` holds (redacted), or the whole body's when it
         // was longer than the recorder keeps: a replayer refuses a body shorter than its size.
@@ -48,7 +50,7 @@ extension HAR {
         return Response(
             status: status, statusText: HTTPURLResponse.localizedString(forStatusCode: status).capitalized,
             headers: fields.map { Field(name: $0.name, value: redaction.headerValue($0.name, $0.value)) },
-            content: content, redirectURL: fields["Location"] ?? "", bodySize: size)
+            content: content, redirectURL: fields["Location"].map(redaction.urlString) ?? "", bodySize: size)
     }
 
     /// A failed exchange as HAR writes it: status 0, as browsers record a request that got no

@@ -77,10 +77,10 @@ public final class HARRecorder: Transport, Sendable {
         var outgoing = request
         let requestBody = Self.capture(&outgoing, limit: maximumBodyBytes)
         @Sendable func entry(_ response: HAR.Response, wait: Double, receive: Double) -> HAR.Entry {
-            let (body, truncated) = requestBody.kept
+            let body = requestBody.kept.0
             return HAR.Entry(
                 startedDateTime: HAR.timestamp(started), time: wait + receive,
-                request: HAR.request(request.urlRequest, body: body, truncated: truncated, redaction: redaction),
+                request: HAR.request(request.urlRequest, body: body, redaction: redaction),
                 response: response, timings: HAR.Timings(send: 0, wait: wait, receive: receive),
                 courier: courierFields(of: request))
         }
@@ -123,10 +123,10 @@ public final class HARRecorder: Transport, Sendable {
     /// The target, attempt and request of `request`, when a provider sent it.
     private func courierFields(of request: TransportRequest) -> HAR.CourierFields {
         guard let origin = request.origin else { return HAR.CourierFields() }
-        let name = (origin.target as? any NamedTarget).map { "\(type(of: $0)).\($0.caseName)" }
+        // The type and case only: a description would carry the target's values (a password of
+        // `login(user:password:)`, a struct target's token) into the file.
         return HAR.CourierFields(
-            target: name ?? "\(type(of: origin.target)).\(origin.target)", attempt: origin.attempt,
-            request: origin.requestID.description)
+            target: TargetName.of(origin.target), attempt: origin.attempt, request: origin.requestID.description)
     }
 
     /// The body of a response in memory or in a file, up to the limit; whether it was longer, and

@@ -52,4 +52,70 @@ struct RedirectStageTests {
         } throws: { ($0 as? TransportFailure)?.kind == .tooManyRedirects }
         #expect(engine.sent.value.count == 1 + 20 + 1)
     }
+
+    /// A target of the downgrade tests.
+    struct Page: TargetType {
+        var baseURL: URL { URL(string: "https://api.example.com")! }
+        var path: String
+        var method: HTTPMethod { .get }
+        var task: HTTPTask { .requestPlain }
+        var headers: [String: String]? { nil }
+    }
+
+    @Test("https → http is refused by default, on the engine's behalf: nothing sent in clear, not retried")
+    func downgradeRefused() async throws {
+        let engine = BareEngine([
+            "https://api.example.com/login": (302, ["Location": "http://api.example.com/done?code=OAUTHCODE"])
+        ])
+        let provider = Provider<Page>(transport: engine, interceptor: RetryPolicy())
+
+        let error = await #expect(throws: CourierError.self) { try await provider.request(Page(path: "/login")) }
+
+        guard case .transport(let underlying, _)? = error else {
+            Issue.record("not a transport error: \(String(describing: error))")
+            return
+        }
+        #expect(
+            underlying as? RedirectError
+                == .downgrade(
+                    from: URL(string: "https://api.example.com/login")!,
+                    to: URL(string: "http://api.example.com/done?code=OAUTHCODE")!))
+        #expect(engine.sent.value.map { $0.url!.scheme } == ["https"])
+        let text = error?.errorDescription ?? ""
+        #expect(text.contains("from https to plain http") && text.contains("allowingDowngrade"))
+        #expect(!text.contains("OAUTHCODE"))
+    }
+
+    @Test("a downgrade is followed when the policy allows it; a modify policy cannot make one")
+    func downgradeAllowedOrMade() async throws {
+        let engine = BareEngine([
+            "https://api.example.com/old": (301, ["Location": "http://api.example.com/new"]),
+            "https://api.example.com/moved": (302, ["Location": "https://api.example.com/there"]),
+        ])
+        let allowing = Provider<Page>(
+            transport: engine, options: ProviderOptions(redirects: .follow.allowingDowngrade()))
+        #expect(try await allowing.request(Page(path: "/old")).statusCode == 200)
+        #expect(engine.sent.value.map { $0.url!.absoluteString }.last == "http://api.example.com/new")
+
+        let rewriting = RedirectPolicy.modify { request, _ in
+            var request = request
+            request.url = URL(string: "http://api.example.com/there")
+            return request
+        }
+        let modifying = Provider<Page>(transport: engine, options: ProviderOptions(redirects: rewriting))
+        await #expect {
+            _ = try await modifying.request(Page(path: "/moved"))
+        } throws: { error in
+            guard case .transport(let underlying, _)? = error as? CourierError else { return false }
+            return underlying is RedirectError
+        }
+        #expect(engine.sent.value.count == 3)
+        // http → https and http → http stay followed.
+        #expect(
+            RedirectPolicy.follow.nextRequest(
+                after: HTTPURLResponse(
+                    url: URL(string: "http://a.example/x")!, statusCode: 302, httpVersion: nil,
+                    headerFields: ["Location": "http://b.example/y"])!,
+                for: URLRequest(url: URL(string: "http://a.example/x")!))?.url?.absoluteString == "http://b.example/y")
+    }
 }
