@@ -178,6 +178,10 @@ struct SecretShapesTests {
             texts += (try? vault.endpoint(target).urlRequest()).map { [$0.cURLDescription()] } ?? []
         }
         results.append(await outcome { try await profiles.request(Profile(token: Secret.structToken.rawValue)) })
+        // A redirect that is the answer: its `Location` is in the logger's response headers.
+        let refusing = Provider<Vault>(
+            transport: recorder, plugins: loggers, options: ProviderOptions(redirects: .refuse, cookies: CookieJar()))
+        results.append(await outcome { try await refusing.request(.login(user: "ann", password: "x")) })
         let kind = try await vault.request(.kind)
         results.append(.failure(#expect(throws: CourierError.self) { try kind.map(Account.self) }!))
 
@@ -186,6 +190,8 @@ struct SecretShapesTests {
         texts.append(try String(contentsOf: har, encoding: .utf8))
 
         #expect(lines.value.count > 20)
+        // The shapes were written, masked: the refused redirect's `Location` in the logger's headers.
+        #expect(lines.value.contains { $0.contains("Location: /callback?code=***#access_token=***") })
         #expect(try String(contentsOf: har, encoding: .utf8).contains("***"))
         for secret in Secret.allCases {
             for form in Self.forms(of: secret.rawValue) {

@@ -25,7 +25,10 @@ struct ShopAPI: TargetType {
         switch call {
         case .items(let page):
             .requestParameters(
-                parameters: ["page": page, "access_token": ShopAPI.secret], encoding: URLEncoding.queryString)
+                parameters: [
+                    "page": page, "access_token": ShopAPI.secret, "auth": ["token": ShopAPI.nestedSecret],
+                    "user": ["password": ShopAPI.nestedSecret],
+                ], encoding: URLEncoding.queryString)
         case .login: .requestPlain
         }
     }
@@ -33,6 +36,8 @@ struct ShopAPI: TargetType {
     var validationType: ValidationType { .successCodes }
 
     static let secret = "S3CRET-TOKEN-42"
+    /// A secret under nested names (`auth[token]`, `user[password]`), as Rails and PHP write them.
+    static let nestedSecret = "N3STED-SECRET-7"
 }
 
 /// An enum target, to check case names.

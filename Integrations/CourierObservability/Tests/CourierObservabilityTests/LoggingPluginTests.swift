@@ -166,6 +166,7 @@ struct LoggingPluginTests {
         for entry in entries {
             let text = "\(entry.message) \(entry.metadata)"
             #expect(!text.contains(ShopAPI.secret), "secret in \(text)")
+            #expect(!text.contains(ShopAPI.nestedSecret), "nested secret in \(text)")
         }
     }
 }

@@ -146,6 +146,7 @@ struct TracingPluginTests {
     static func expectNoSecret(_ spans: [FinishedInMemorySpan]) {
         for span in spans {
             #expect(!"\(span.attributes)".contains(ShopAPI.secret))
+            #expect(!"\(span.attributes)".contains(ShopAPI.nestedSecret))
         }
     }
 }
