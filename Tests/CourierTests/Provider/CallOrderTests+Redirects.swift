@@ -59,4 +59,18 @@ struct RedirectCallOrderTests {
         #expect(events == [HookEvent].attempt(1, rejected) + [.retry(attempt: 1, rejected)] + .finish(rejected))
         #expect(server.requests.map(\.path) == ["/item"])
     }
+
+    @Test("a refused downgrade (https → http) fails in step 6: the transport failure's sequence, one hop sent")
+    func downgrade() async throws {
+        let engine = BareEngine(["https://api.example.com/item": (302, ["Location": "http://api.example.com/end"])])
+        let provider = Provider<OrderTarget>(
+            transport: RecordingTransport(engine, recorder: recorder),
+            plugins: [RecordingPlugin("P1", recorder: recorder, observesAttempts: true)],
+            interceptor: RecordingInterceptor(recorder: recorder))
+        let events = await events(provider, OrderTarget(baseURL: URL(string: "https://api.example.com")!))
+
+        let failed = HookEvent.Outcome.failure(.transport)
+        #expect(events == [HookEvent].attempt(1, failed) + [.retry(attempt: 1, failed)] + .finish(failed))
+        #expect(engine.sent.value.map { $0.url!.absoluteString } == ["https://api.example.com/item"])
+    }
 }
