@@ -19,10 +19,13 @@ extension Provider {
     /// only for the missing bytes; so does a later call after this one failed or was cancelled,
     /// in this process or the next. The server's answer decides: a 206 with the right
     /// `Content-Range` is appended, a 200 (the file changed, or the server ignores ranges) starts
-    /// the file over, a wrong range fails with ``TransferError/rangeMismatch(expected:received:)``
-    /// and leaves the partial file as it was. A response without a strong validator (`ETag`, or a
-    /// `Last-Modified` at least a second older than its `Date`) cannot be resumed safely: such a
-    /// download starts over after a failure.
+    /// the file over, and so does a 206 of another version (its validator is not the saved one); a
+    /// wrong range, a `Content-Length` that is not the range's, or a body longer than the range
+    /// fails with ``TransferError/rangeMismatch(expected:received:)`` and leaves the partial file
+    /// as it was. A response without a strong validator (`ETag`, or a `Last-Modified` at least a
+    /// second older than its `Date`) cannot be resumed safely: such a download starts over after a
+    /// failure. The target's `timeoutInterval` bounds each wait (a piece's head, its body's next
+    /// chunk), never the whole download; Courier enforces it on an engine that does not.
     ///
     /// The response is a 200 of the whole file, with its length, whatever pieces it took;
     /// ``Response/fileURL`` is `file`. The target's request is sent as it is built (a `GET`, as

@@ -7,7 +7,8 @@ import Foundation
 /// Bounds an exchange by ``TransportRequest/timeout`` for an engine that does not enforce it
 /// itself (one that does not declare ``TransportCapabilities/timeouts``): in a provider's chain
 /// only for such an engine, above the redirects, so the limit spans every hop. A streamed
-/// request's waits are bounded by the attempt itself (the head, then each chunk).
+/// request's waits are bounded by its reader (the head, then each chunk): the attempt for a
+/// streamed response, ``ResumeStage`` for a resumable download's pieces (``PieceTimeLimit``).
 struct TimeLimitStage: Stage {
     func send(
         _ request: TransportRequest, _ context: ExchangeContext, next: StageChain.Next

@@ -52,9 +52,10 @@ public protocol TargetType: Sendable {
     /// It bounds each attempt, not the call: an interceptor that retries a timeout makes the
     /// caller wait longer. With ``RetryPolicy``'s defaults (3 attempts, 0.5 s then 1 s between
     /// them) a call can take up to 3 × `timeoutInterval` + 1.5 s; set ``totalTimeoutInterval`` to
-    /// bound the whole call. For a streamed request (`Provider.stream`, `Provider.events`) it
-    /// bounds each wait instead: for the response head, then for every next chunk of the body,
-    /// never the whole body, so a long answer that keeps arriving is never cut.
+    /// bound the whole call. For a streamed request (`Provider.stream`, `Provider.events`) and for
+    /// the pieces of a resumable download (`Provider.download(_:resumingInto:)`) it bounds each
+    /// wait instead: for the response head, then for every next chunk of the body, never the whole
+    /// body, so a long answer that keeps arriving is never cut.
     var timeoutInterval: TimeInterval? { get }
     /// The longest the whole call may take, all attempts, retry delays and refreshes included;
     /// `nil` for no limit. An attempt gets at most the time that is left, and a retry that would

@@ -44,12 +44,26 @@ final class PartialDownload: Sendable {
         }
     }
 
-    /// Empties the file, to start the download over.
-    /// - Returns: `false` when the file could not be emptied.
-    func truncate() -> Bool {
+    /// Cuts the file back to its first `length` bytes: empties it to start the download over
+    /// (the default), or takes back what an answer that turned out to lie appended.
+    /// - Parameter length: The bytes to keep.
+    /// - Returns: `false` when the file could not be cut.
+    func truncate(to length: Int64 = 0) -> Bool {
         descriptor.withLock { descriptor in
             guard let descriptor, writer.flush() else { return false }
-            return ftruncate(descriptor, 0) == 0
+            return ftruncate(descriptor, off_t(length)) == 0
+        }
+    }
+
+    /// Renames the whole file to `url` while it is still locked, so that no other download of the
+    /// same destination can open (and empty) it before it is moved into place: one that starts
+    /// now finds no partial file and begins a new one.
+    /// - Parameter url: The new name, in the same folder.
+    /// - Returns: `false` when what is gathered could not be written or the file renamed.
+    func rename(to url: URL) -> Bool {
+        descriptor.withLock { descriptor in
+            guard descriptor != nil, writer.flush() else { return false }
+            return systemRename(writer.url.path, url.path) == 0
         }
     }
 

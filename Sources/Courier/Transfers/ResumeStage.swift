@@ -6,14 +6,17 @@ import Foundation
 
 /// One attempt of a ``ResumableDownload``: asks the provider's chain of stages for the bytes the
 /// partial file lacks (`Range` and `If-Range` with the saved validator), appends a 206's range
-/// after checking its `Content-Range`, starts over on a 200, and returns the whole file as a 200
-/// once complete. It is put above the provider's chain only for such a download, so it costs
-/// nothing to any other request; every piece goes through the chain (the cache passes ranges through; the
-/// resilience policy, time limits and redirects apply to each piece).
+/// after checking its `Content-Range`, its `Content-Length` and its validator, starts over on a 200
+/// (or a 206 of another version), and returns the whole file as a 200 once complete. It is put
+/// above the provider's chain only for such a download, so it costs nothing to any other request;
+/// every piece goes through the chain (the cache passes ranges through; the resilience policy,
+/// redirects and the engine apply to each piece), and over an engine that does not enforce time
+/// limits itself, each wait of a piece is bounded here (``PieceTimeLimit``).
 ///
 /// A failure while the body arrives leaves the bytes received on disk and the state beside them,
-/// so the next attempt (a retry) or the next call resumes from there. Without a strong validator
-/// a download cannot be resumed safely: the partial file is then emptied on failure.
+/// so the next attempt (a retry) or the next call resumes from there; an answer found to lie (a
+/// body longer than its range) is taken back first. Without a strong validator a download cannot
+/// be resumed safely: the partial file is then emptied on failure.
 struct ResumeStage: Stage {
     /// The download's destination.
     let destination: URL
@@ -23,9 +26,11 @@ struct ResumeStage: Stage {
         /// The whole representation, from its first byte (a 200); not resumable when the server
         /// encoded it anyway (a range of encoded bytes cannot be appended to decoded ones).
         case whole(total: Int64?, resumable: Bool)
-        /// The range asked for, from the end of the partial file (`nil` when its `Content-Range`,
-        /// given as `announced`, is not one byte range).
-        case rest(ClosedRange<Int64>?, total: Int64?, announced: String?)
+        /// The range asked for, from the end of the partial file, checked.
+        case rest(ClosedRange<Int64>, total: Int64?)
+        /// A range of another version than the partial file's (its validator differs): a server
+        /// that ignored `If-Range`. Nothing of it may be appended.
+        case otherVersion
         /// The range cannot be served (416): the representation is shorter than the partial file.
         case unsatisfiable
         /// The range cannot be served (416) because the partial file is already whole: its
@@ -42,13 +47,15 @@ struct ResumeStage: Stage {
     ) async throws -> TransportResponse {
         let (partial, saved) = try open(for: request)
         defer { partial.close() }
+        let limit = PieceTimeLimit(request, context)
         var state = saved
         var restarted = false
         while true {
             let have = partial.length
-            let response = try await chain(Self.piece(of: request, from: have, state: state), context)
-            let body = response.stream ?? TransportBody(response.data)
-            switch Self.answer(to: response, have: have, state: state) {
+            let piece = Self.piece(of: request, from: have, state: state)
+            let response = try await limit.bound { try await chain(piece, context) }
+            let body = Received(body: response.stream ?? TransportBody(response.data), limit: limit)
+            switch try Self.answer(to: response, have: have, state: state) {
             case .whole(let total, let resumable):
                 try restart(partial)
                 state =
@@ -57,23 +64,19 @@ struct ResumeStage: Stage {
                 try save(state)
                 try await receive(
                     body, into: partial, limit: nil, total: total, resumable: state != nil, request: request)
-                return finished(response, partial: partial, request: request)
-            case .rest(let range, let total, let announced):
-                guard let range, range.lowerBound == have else {
-                    throw TransferError.rangeMismatch(
-                        expected: "bytes \(have)-", received: announced ?? "no Content-Range")
-                }
+                return try finished(response, partial: partial, request: request)
+            case .rest(let range, let total):
                 try await receive(body, into: partial, limit: range, total: total, resumable: true, request: request)
                 guard let total, partial.length < total else {
-                    return finished(response, partial: partial, request: request)
+                    return try finished(response, partial: partial, request: request)
                 }
             case .complete:
-                return finished(response, partial: partial, request: request)
-            case .unsatisfiable where !restarted:
+                return try finished(response, partial: partial, request: request)
+            case .unsatisfiable where !restarted, .otherVersion where !restarted:
                 restarted = true
                 state = nil
                 try restart(partial)
-            case .unsatisfiable, .rejected:
+            case .unsatisfiable, .otherVersion, .rejected:
                 return try await Self.rejected(response, body: body)
             }
         }
@@ -96,20 +99,31 @@ struct ResumeStage: Stage {
         return piece
     }
 
-    private static func answer(to response: TransportResponse, have: Int64, state: ResumeState?) -> Answer {
+    /// What `response` means for a partial file of `have` bytes under `state`, read from its head
+    /// alone: a 206 is checked before any of its body is read.
+    /// - Throws: ``TransferError/rangeMismatch(expected:received:)`` for a 206 of another range
+    ///   than the one asked for, or whose `Content-Length` is not its range's length.
+    private static func answer(to response: TransportResponse, have: Int64, state: ResumeState?) throws -> Answer {
+        let fields = response.headerFields
         switch response.statusCode {
         case 200:
-            let fields = response.headerFields
             let encoded = fields["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
             let length = encoded ? nil : fields["Content-Length"].flatMap { Int64($0) }
             return .whole(total: length, resumable: !encoded)
         case 206:
-            // Checked before its body is read: a wrong range is an error, never appended.
-            let announced = response.headerFields["Content-Range"]
-            let range = announced.flatMap(ContentRange.init)
-            return .rest(range?.bytes, total: range?.total ?? state?.total, announced: announced)
+            if let state, have > 0, !state.isValidator(of: fields) { return .otherVersion }
+            let announced = fields["Content-Range"]
+            guard let range = announced.flatMap(ContentRange.init), let bytes = range.bytes, bytes.lowerBound == have
+            else {
+                throw TransferError.rangeMismatch(expected: "bytes \(have)-", received: announced ?? "no Content-Range")
+            }
+            let count = bytes.upperBound - bytes.lowerBound + 1
+            if let length = fields["Content-Length"], Int64(length.trimmingSpacesAndTabs) != count {
+                throw TransferError.rangeMismatch(expected: "\(count) bytes", received: "a Content-Length of \(length)")
+            }
+            return .rest(bytes, total: range.total ?? state?.total)
         case 416 where have > 0:
-            let announced = response.headerFields["Content-Range"].map { ContentRange($0)?.total }
+            let announced = fields["Content-Range"].map { ContentRange($0)?.total }
             let whole = state?.total == have && (announced == nil || announced == have)
             return whole ? .complete : .unsatisfiable
         default:
@@ -119,20 +133,37 @@ struct ResumeStage: Stage {
 }
 
 extension ResumeStage {
+    /// A piece's body, each chunk waited for within the piece's time limit.
+    private struct Received: Sendable {
+        let body: TransportBody
+        let limit: PieceTimeLimit
+
+        /// Reads the chunks in order; each call of the returned closure gives the next one, or
+        /// `nil` at the end.
+        func chunks() -> @Sendable () async throws -> Data? {
+            let iteration = body.makeAsyncIterator().iteration
+            let limit = limit
+            return { try await limit.bound { try await iteration.next() } }
+        }
+    }
+
     /// Appends `body` to `partial`: all of it, or, for a range, exactly the range (which starts
     /// at the partial file's end). Reports the progress of the whole file (`total` bytes). When
     /// the body fails, what arrived stays on disk if the download can be `resumable`, and is
-    /// emptied if not.
+    /// emptied if not; a body longer than its range is taken back whole (nothing a lying answer
+    /// sent stays in the file).
     private func receive(
-        _ body: TransportBody, into partial: PartialDownload, limit range: ClosedRange<Int64>?, total: Int64?,
+        _ body: Received, into partial: PartialDownload, limit range: ClosedRange<Int64>?, total: Int64?,
         resumable: Bool, request: TransportRequest
     ) async throws {
         let start = partial.length
         let expected = range.map { $0.upperBound - $0.lowerBound + 1 }
         var received: Int64 = 0
+        let next = body.chunks()
         do {
-            for try await chunk in body {
+            while let chunk = try await next() {
                 if let expected, received + Int64(chunk.count) > expected {
+                    guard partial.truncate(to: start) else { throw TransferError.cannotWriteFile(partial.url) }
                     throw TransferError.rangeMismatch(
                         expected: "\(expected) bytes", received: "more than \(expected) bytes")
                 }
@@ -178,30 +209,37 @@ extension ResumeStage {
     }
 
     /// The whole file as the answer: a 200 of the whole representation, as a cache that joins
-    /// ranges presents it (RFC 9110 §14.4, RFC 9111 §3.4), whatever pieces it took.
+    /// ranges presents it (RFC 9110 §14.4, RFC 9111 §3.4), whatever pieces it took. The file is
+    /// renamed (`NAME.courier-complete-UUID`) before its lock is released and its state deleted,
+    /// so a download of the same destination that starts before it is moved into place begins a
+    /// new partial file instead of emptying this one.
+    /// - Throws: ``TransferError/cannotWriteFile(_:)`` when the file could not be renamed.
     private func finished(
         _ last: TransportResponse, partial: PartialDownload, request: TransportRequest
-    ) -> TransportResponse {
+    ) throws -> TransportResponse {
         let total = partial.length
-        partial.close()
+        let complete = destination.deletingLastPathComponent().appendingPathComponent(
+            destination.lastPathComponent + ".courier-complete-\(UUID().uuidString)")
+        guard partial.rename(to: complete) else { throw TransferError.cannotWriteFile(complete) }
         try? FileManager.default.removeItem(at: ResumableDownload.stateURL(of: destination))
+        partial.close()
         var fields = last.headerFields
         fields.removeAll(named: "Content-Range")
         fields.removeAll(named: "Content-Length")
         fields.append(name: "Content-Length", value: String(total))
         let url = last.response?.url ?? request.urlRequest.url ?? destination
         var response = TransportResponse(
-            statusCode: 200, headerFields: fields, url: url, data: Data(), fileURL: partial.url)
+            statusCode: 200, headerFields: fields, url: url, data: Data(), fileURL: complete)
         response.keepRecords(of: last)
         return response
     }
 
     /// A response that is not the file: returned with the start of its body, for the error (the
     /// rest is left unread, which ends the transfer).
-    private static func rejected(_ response: TransportResponse, body: TransportBody) async throws -> TransportResponse {
+    private static func rejected(_ response: TransportResponse, body: Received) async throws -> TransportResponse {
         var start = Data()
-        var iterator = body.makeAsyncIterator()
-        while start.count < DownloadPlacement.errorBodyLimit, let chunk = try await iterator.next() {
+        let next = body.chunks()
+        while start.count < DownloadPlacement.errorBodyLimit, let chunk = try await next() {
             start.append(chunk.prefix(DownloadPlacement.errorBodyLimit - start.count))
         }
         return response.withData(start)

@@ -10,7 +10,8 @@ import Foundation
 struct ResumeState: Codable, Sendable, Equatable {
     /// The format of the file; another is ignored (the download starts over).
     var version = 1
-    /// The resource, without its query (a signed URL's query changes between calls).
+    /// The resource: its URL without the fragment and without the query items that only sign it
+    /// (see ``resource(of:)``).
     let resource: String
     /// A strong entity tag, or an HTTP date (`Last-Modified`) the server gave at least a second
     /// before its `Date` (RFC 9110 §8.8.2.2).
@@ -27,12 +28,41 @@ struct ResumeState: Codable, Sendable, Equatable {
         self.total = total
     }
 
-    /// The resource `url` names, as the state compares it.
+    /// The resource `url` names, as the state compares it: the URL with its query, so that two
+    /// resources that differ by their query never share a partial file, but without the fragment
+    /// and the query items that only sign a presigned URL, whose values change between calls for
+    /// the same object (``signingQueryItems``).
     static func resource(of url: URL?) -> String {
         guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "" }
-        components.query = nil
         components.fragment = nil
+        if let items = components.percentEncodedQueryItems {
+            let kept = items.filter { !isSigning($0.name) }
+            components.percentEncodedQueryItems = kept.isEmpty ? nil : kept
+        }
         return components.string ?? url.absoluteString
+    }
+
+    /// The names of the query items that sign a URL rather than name a resource: AWS Signature
+    /// Version 2 and CloudFront's (`X-Amz-` and `X-Goog-` items, which begin with those prefixes,
+    /// are left out too: Signature Version 4 and Google Cloud Storage's).
+    static let signingQueryItems: Set<String> = ["awsaccesskeyid", "signature", "expires", "key-pair-id", "policy"]
+
+    /// Whether the query item `name` only signs the URL.
+    private static func isSigning(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return name.hasPrefix("x-amz-") || name.hasPrefix("x-goog-") || signingQueryItems.contains(name)
+    }
+
+    /// Whether a 206's `fields` carry this state's validator, so that its range may be appended:
+    /// parts of a representation combine only under the same strong validator (RFC 9110
+    /// §15.3.7.3), and a server that ignores `If-Range` sends the range of another version with
+    /// another one (or none, where the 200 had one, which RFC 9110 §15.3.7 forbids).
+    func isValidator(of fields: HeaderFields) -> Bool {
+        if validator.hasPrefix("\"") { return fields["ETag"]?.trimmingCharacters(in: .whitespaces) == validator }
+        guard let saved = HTTPDate.parse(validator), let sent = fields["Last-Modified"].flatMap(HTTPDate.parse) else {
+            return false
+        }
+        return saved == sent
     }
 
     private static func strongValidator(_ fields: HeaderFields) -> String? {

@@ -33,8 +33,8 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
     /// two writers would interleave their bytes in its partial file.
     case downloadInProgress(URL)
     /// The server answered a resumed download with a range other than the one asked for (its
-    /// `Content-Range`, or a body longer than that range): nothing of it was written, and the
-    /// partial file is as it was.
+    /// `Content-Range`, a `Content-Length` that is not that range's length, or a body longer than
+    /// that range): nothing of it was kept, and the partial file is as it was.
     case rangeMismatch(expected: String, received: String)
     /// The server of a resumable upload gave no usable offset for its upload resource (at this
     /// URL), or kept answering with another offset than the one the upload was sent from.

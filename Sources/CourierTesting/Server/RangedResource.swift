@@ -11,8 +11,8 @@ import Foundation
 /// ```
 /// It honours `Range: bytes=N-` with `If-Range` (a 206 with its `Content-Range`; a 200 when the
 /// validator no longer matches; a 416 past the end), and can misbehave on purpose: cut its next
-/// answers at chosen bytes, change the file (a new `ETag`), stop doing ranges, or lie in
-/// `Content-Range`. It counts the body bytes it sent, so a test can bound what a resumption costs.
+/// answers at chosen bytes, change the file (a new `ETag`), stop doing ranges, lie in
+/// `Content-Range`, send a 206 longer than its range, or ignore `If-Range`. It counts the body bytes it sent, so a test can bound what a resumption costs.
 public final class RangedResource: Sendable {
     private struct State {
         var body: Data
@@ -21,6 +21,8 @@ public final class RangedResource: Sendable {
         var supportsRanges = true
         var sendsValidator = true
         var rangeLie: Int64 = 0
+        var ignoresIfRange = false
+        var overrun: (bytes: Int, declared: Bool)?
         var bytesSent: Int64 = 0
         var ranges: [String?] = []
     }
@@ -83,6 +85,23 @@ public final class RangedResource: Sendable {
         state.withLock { $0.rangeLie = offset }
     }
 
+    /// Whether `Range` is served whatever `If-Range` says: a server that ignores `If-Range`, and
+    /// answers a changed file's range (with its new `ETag`) as if it had not changed.
+    public var ignoresIfRange: Bool {
+        get { state.withLock { $0.ignoresIfRange } }
+        set { state.withLock { $0.ignoresIfRange = newValue } }
+    }
+
+    /// Makes every 206 send `bytes` bytes of `0xEE` before its range, under the `Content-Range` of
+    /// the range alone: a body longer than its range. With `declaringLength`, its `Content-Length`
+    /// says the longer length; without, the body is sent chunked, with no length. `nil` stops it.
+    /// - Parameters:
+    ///   - bytes: How many bytes too many; `nil` for an honest server again.
+    ///   - declaringLength: Whether the answer's `Content-Length` gives the body's true length.
+    public func overrunRanges(by bytes: Int?, declaringLength: Bool = true) {
+        state.withLock { $0.overrun = bytes.map { ($0, declaringLength) } }
+    }
+
     /// The answer to `request`.
     /// - Parameter request: A `GET` of the file.
     /// - Returns: A 200, a 206, or a 416, cut when a cut is queued.
@@ -95,7 +114,7 @@ public final class RangedResource: Sendable {
             var status = 200
             var body = state.body
             if state.supportsRanges, let start = Self.start(of: request.header("Range")),
-                request.header("If-Range").map({ $0 == tag && state.sendsValidator }) ?? true
+                state.ignoresIfRange || request.header("If-Range").map({ $0 == tag && state.sendsValidator }) ?? true
             {
                 guard start < Int64(state.body.count) else {
                     return ServerReply(status: 416, headers: ["Content-Range": "bytes */\(state.body.count)"])
@@ -104,6 +123,12 @@ public final class RangedResource: Sendable {
                 body = state.body.subdata(in: Int(start)..<state.body.count)
                 let first = start + state.rangeLie
                 headers["Content-Range"] = "bytes \(first)-\(first + Int64(body.count) - 1)/\(state.body.count)"
+                if let overrun = state.overrun {
+                    body = Data(repeating: 0xEE, count: overrun.bytes) + body
+                    state.bytesSent += Int64(body.count)
+                    if !overrun.declared { return Self.chunked(206, headers: headers, body: body) }
+                    return ServerReply(status: 206, headers: headers, body: body)
+                }
             }
             var reply = ServerReply(status: status, headers: headers, body: body)
             if !state.cuts.isEmpty {
@@ -114,6 +139,14 @@ public final class RangedResource: Sendable {
             state.bytesSent += Int64(reply.cutsBodyAfter ?? body.count)
             return reply
         }
+    }
+
+    /// A reply with `body` in one chunk of the chunked coding, without a `Content-Length`.
+    private static func chunked(_ status: Int, headers: [String: String], body: Data) -> ServerReply {
+        var head = "HTTP/1.1 \(status) Partial Content\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        let chunk = Data("\(head)\r\n\(String(body.count, radix: 16))\r\n".utf8) + body + Data("\r\n0\r\n\r\n".utf8)
+        return .raw([.send(chunk)])
     }
 
     /// `N` of `bytes=N-`; `nil` for any other form.
