@@ -29,6 +29,9 @@ enum LibcurlMessage {
         // CURLE_RECV_ERROR in the chunked decoder, CURLE_BAD_CONTENT_ENCODING.
         ("Illegal or missing hexadecimal sequence", .badServerResponse),
         ("Error while processing content unencoding", .badServerResponse),
+        // CURLE_SSL_CONNECT_ERROR with no TLS error: the peer closed the connection during the
+        // handshake (a reset is "Recv failure" above), a network event and not a refusal.
+        ("OpenSSL SSL_connect: SSL_ERROR_SYSCALL", .connectionLost),
         // CURLE_SSL_* and CURLE_PEER_FAILED_VERIFICATION.
         ("SSL", .secureConnectionFailed),
         ("OpenSSL", .secureConnectionFailed),

@@ -27,6 +27,9 @@ import Foundation
 /// | sends an HTTP/2 status line on HTTP/1.1 | -1 "Failed writing header" | ``Kind/badServerResponse`` |
 /// | sends an invalid chunk size | -1 "Illegal or missing hexadecimal sequence in chunked-encoding" | ``Kind/badServerResponse`` |
 /// | sends a `Content-Encoding: gzip` body that is not gzip | -1 "Error while processing content unencoding: …" | ``Kind/badServerResponse`` |
+/// | presents a certificate that does not validate (self-signed, unknown root, expired, another host) | -1 "SSL certificate problem: …" | ``Kind/secureConnectionFailed`` |
+/// | resets the connection during the TLS handshake | -1 "Recv failure: Connection reset by peer" | ``Kind/connectionLost`` |
+/// | closes the connection during the TLS handshake | -1 "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to …" | ``Kind/connectionLost`` |
 /// | refuses the connection | -1004 | ``Kind/cannotConnect`` |
 /// | is unreachable (no route) | -1 "Failed to connect to …" | ``Kind/cannotConnect`` |
 /// | answers nothing within the timeout | Courier's own clock (URLSession's is whole seconds) | ``Kind/timedOut`` |
@@ -50,7 +53,11 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         case cannotFindHost
         /// The device has no network connection.
         case notConnectedToInternet
-        /// The TLS handshake or the server's certificate failed.
+        /// The TLS handshake was refused or the server's certificate did not validate: a chain
+        /// that does not lead to a trusted root, an expired certificate or one for another host, a
+        /// server's alert (a client certificate it requires or does not trust). Not transient:
+        /// ``RetryPolicy`` does not retry it by default. A connection that resets or closes during
+        /// the handshake is ``connectionLost``.
         case secureConnectionFailed
         /// The server's answer was not valid HTTP (a malformed status line or headers, headers
         /// over the size limit, a body that cannot be decoded).

@@ -15,6 +15,17 @@ import Foundation
 ///   transport failed with a code in ``retryableURLErrorCodes`` (connection lost, timed out,
 ///   cannot connect, DNS failure…).
 ///
+/// A TLS failure is not transient and is not retried by default: a certificate that does not
+/// validate (untrusted, expired or not yet valid, for another host) or a handshake the server
+/// refused (its alert, such as `certificate required` or `unknown CA` for a client certificate)
+/// fails the same way on the next attempt, as OkHttp does not recover from certificate
+/// exceptions. Every engine reports such a failure as
+/// ``TransportFailure/Kind/secureConnectionFailed`` (`URLError.secureConnectionFailed`), which is
+/// not in ``defaultRetryableURLErrorCodes`` (a pin that does not match is a ``TrustFailure``, never
+/// retried either); a connection that resets or closes during the handshake
+/// is a network event, reported as ``TransportFailure/Kind/connectionLost``, and retried as one. Add
+/// `.secureConnectionFailed` to ``retryableURLErrorCodes`` to retry TLS failures anyway.
+///
 /// The delay before retry *n* (1, 2, …) is at most `exponentialBackoffScale ×
 /// exponentialBackoffBase^(n-1)` (0.5 s, then 1 s by default), spread by ``jitter``: full jitter by
 /// default, a random delay between 0 and that, so that clients that failed together do not retry
@@ -60,13 +71,14 @@ public struct RetryPolicy: RequestInterceptor {
     public static let defaultRetryableHTTPMethods: Set<HTTPMethod> = [.delete, .get, .head, .options, .put, .trace]
     /// 408 Request Timeout, 429 Too Many Requests, 500, 502, 503 and 504.
     public static let defaultRetryableHTTPStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
-    /// Transport failures that a later attempt may not meet.
+    /// Transport failures that a later attempt may not meet. No TLS failure is among them
+    /// (`secureConnectionFailed`, the `serverCertificate…` and `clientCertificate…` codes): a
+    /// certificate that does not validate, or a handshake the server refused, fails again.
     public static let defaultRetryableURLErrorCodes: Set<URLError.Code> = [
         .backgroundSessionInUseByAnotherProcess, .backgroundSessionWasDisconnected, .badServerResponse,
         .callIsActive, .cannotConnectToHost, .cannotFindHost, .cannotLoadFromNetwork, .dataNotAllowed,
         .dnsLookupFailed, .downloadDecodingFailedMidStream, .downloadDecodingFailedToComplete,
-        .internationalRoamingOff, .networkConnectionLost, .notConnectedToInternet, .secureConnectionFailed,
-        .serverCertificateHasBadDate, .serverCertificateNotYetValid, .timedOut,
+        .internationalRoamingOff, .networkConnectionLost, .notConnectedToInternet, .timedOut,
     ]
 
     /// How many retries at most.

@@ -29,7 +29,8 @@ import NIOSSL
 /// | `deadlineExceeded`, `connectTimeout`, `readTimeout`, `writeTimeout`, `tlsHandshakeTimeout` | `timedOut` |
 /// | an HTTP parser error (not HTTP, oversize headers, bad framing) | `badServerResponse` |
 /// | the connection closed before a whole response (`HTTPParserError.invalidEOFState`) | `connectionLost` |
-/// | `NIOSSLError` and other TLS failures | `secureConnectionFailed` |
+/// | the connection closed during the TLS handshake (`eofDuringHandshake`), or without TLS's closing (`uncleanShutdown`) | `connectionLost` |
+/// | `NIOSSLError` and other TLS failures: a chain that does not validate, the server's alert | `secureConnectionFailed` |
 /// | `invalidURL`, `emptyHost`, `emptyScheme`, `unsupportedScheme` | `badURL` |
 /// | `redirectLimitReached`, `redirectCycleDetected` | `tooManyRedirects` |
 /// | `cancelled`, `requestStreamCancelled`, a cancelled task | `CancellationError` |
@@ -87,9 +88,21 @@ enum AsyncHTTPClientFailure {
         if let connection = error as? NIOConnectionError {
             return connection.connectionErrors.isEmpty ? .cannotFindHost : .cannotConnect
         }
+        if let tls = error as? NIOSSLError, closedWithoutTLS(tls) { return .connectionLost }
         if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
             return .secureConnectionFailed
         }
         return bodyCutShort ? .connectionLost : .other
+    }
+
+    /// Whether `error` is a connection that closed under TLS rather than a TLS refusal: a network
+    /// event, which a later attempt may not meet (``RetryPolicy`` retries it as a lost connection).
+    private static func closedWithoutTLS(_ error: NIOSSLError) -> Bool {
+        switch error {
+        case .uncleanShutdown: true
+        case .handshakeFailed(.sslError(let stack)):
+            stack == [.eofDuringHandshake] || stack == [.eofDuringAdditionalCertficiateChainValidation]
+        default: false
+        }
     }
 }

@@ -54,6 +54,41 @@ extension SerializedSuite {
             #expect(reports.values.last == Int64(100 << 20))
         }
 
+        /// Known to fail, on AsyncHTTPClient 1.37: its HTTP/1.1 handler keeps the body parts it read
+        /// while the consumer had not asked for more, and drops them when the connection closes
+        /// (`HTTPRequestStateMachine.channelInactive` fails the request; the parts are forwarded
+        /// only when the response ends, `HTTPRequestStateMachine+Demand.swift`). When the server
+        /// closes, SwiftNIO reads everything the socket holds at once, so what is dropped is up to
+        /// the socket's buffer: 0.15 to 0.9 MB per cut here, in every run. The file still ends right
+        /// (the resume asks for those bytes again); URLSession asks for exactly the rest.
+        @Test(
+            "bytes received before a cut are on disk: the resume asks for exactly the rest", arguments: [1, 3, 7, 13])
+        func cutKeepsWhatArrived(mebibytes: Int) async throws {
+            let resource = RangedResource(Self.pattern(16 << 20))
+            let server = try LoopbackServer { resource.reply(to: $0) }
+            defer { server.stop() }
+            let folder = try Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("cut.bin")
+            let once = Provider<Echo>(transport: AsyncHTTPClientTransport())
+            let cut = mebibytes << 20 - 12_345
+            resource.cutNext(after: cut)
+            let error = await capture { try await once.download(Echo(server, "/file"), resumingInto: file) }
+            #expect(error != nil)
+            withKnownIssue(
+                "AsyncHTTPClient drops the body parts it buffered when the connection closes", isIntermittent: true
+            ) {
+                #expect(ResumableDownload.resumableLength(of: file) == Int64(cut))
+            }
+            _ = try await once.download(Echo(server, "/file"), resumingInto: file)
+            withKnownIssue(
+                "AsyncHTTPClient drops the body parts it buffered when the connection closes", isIntermittent: true
+            ) {
+                #expect(resource.rangesAsked.last == "bytes=\(cut)-")
+            }
+            #expect(try Data(contentsOf: file) == resource.body)
+        }
+
         @Test("a changed file restarts, a server without ranges falls back, a lying one is refused")
         func serverAnswers() async throws {
             let resource = RangedResource(Self.pattern(1 << 20))

@@ -146,7 +146,12 @@ struct PinnedExchange: Sendable {
     }
 
     /// Writes the request head and body. A write that fails after the server answered (a server
-    /// that refuses a large body early and closes) leaves the answer to be read.
+    /// that refuses a large body early and closes) leaves the answer to be read; one that fails
+    /// because the server ended the connection fails with the server's reason. Under TLS 1.3 the
+    /// client's side of the handshake ends before the server checks the client's certificate, so
+    /// a refusal (its `certificate required` or `unknown CA` alert) arrives while the request is
+    /// written: the alert is the failure, not the write it cut short (which would read as a lost
+    /// connection, and be sent again).
     private func send(
         _ request: TransportRequest, to url: URL, on channel: any Channel, head: EventLoopFuture<HTTPResponseHead>
     ) async throws {
@@ -173,8 +178,13 @@ struct PinnedExchange: Sendable {
             // The server waits for the rest of a body that will not come: the exchange ends now.
             throw unreadable.error
         } catch {
-            let answered = try? await head.get()
-            if answered == nil { throw error }
+            // The connection is closed when a write fails: the head's promise is settled, with the
+            // answer, or with what the receiver learned (the server's alert, a lost connection).
+            do {
+                _ = try await head.get()
+            } catch let reason {
+                throw reason
+            }
         }
     }
 
