@@ -42,24 +42,25 @@ extension CourierError: LocalizedError, CustomStringConvertible, CustomDebugStri
 
     private static func sentence(for error: CourierError, _ redaction: Redaction) -> String {
         let describe = { (request: URLRequest) in Self.describe(request, redaction) }
+        let describeError = { (error: any Error) in ErrorText.of(error, redaction: redaction) }
         let describeResponse = { (response: Response) in Self.describe(response, redaction) }
         return switch error {
         case .requestMapping(let url):
             "Invalid URL '\(redaction.urlString(url))': check the target's baseURL and path."
         case .parameterEncoding(let error):
-            "Could not encode the request's parameters: \(Self.describe(error))"
+            "Could not encode the request's parameters: \(describeError(error))"
         case .encodableMapping(let error):
-            "Could not encode the request's body as JSON: \(Self.describe(error))"
+            "Could not encode the request's body as JSON: \(describeError(error))"
         case .requestBuilding(let error):
-            "Could not build the request: \(Self.describe(error))"
+            "Could not build the request: \(describeError(error))"
         case .preparation(let error, let request):
-            "A plugin failed to prepare \(describe(request)): \(Self.describe(error))"
+            "A plugin failed to prepare \(describe(request)): \(describeError(error))"
         case .adaptation(let error, let request):
-            "The interceptor failed to adapt \(describe(request)): \(Self.describe(error))"
+            "The interceptor failed to adapt \(describe(request)): \(describeError(error))"
         case .transport(let error, let request):
-            "\(describe(request)) failed in transport: \(Self.describe(error))"
+            "\(describe(request)) failed in transport: \(describeError(error))"
         case .transfer(let error, let request):
-            "\(describe(request)) failed on this side of the transfer: \(Self.describe(error))"
+            "\(describe(request)) failed on this side of the transfer: \(describeError(error))"
         case .statusCode(let response):
             "\(describeResponse(response)) has a status code the target does not accept."
         case .jsonMapping(let response):
@@ -67,11 +68,11 @@ extension CourierError: LocalizedError, CustomStringConvertible, CustomDebugStri
         case .stringMapping(let response):
             "The body of \(describeResponse(response)) is not a UTF-8 string."
         case .objectMapping(let error, let response):
-            "Could not decode the body of \(describeResponse(response)): \(Self.describe(error))"
+            "Could not decode the body of \(describeResponse(response)): \(describeError(error))"
         case .keyPathNotFound(let keyPath, let response):
             "The key path '\(keyPath)' is not in the JSON body of \(describeResponse(response))."
         case .underlying(let error, let response):
-            (response.map { "\(describeResponse($0)) failed: " } ?? "") + Self.describe(error)
+            (response.map { "\(describeResponse($0)) failed: " } ?? "") + describeError(error)
         case .cancelled:
             "The request was cancelled."
         }
@@ -84,9 +85,5 @@ extension CourierError: LocalizedError, CustomStringConvertible, CustomDebugStri
     private static func describe(_ response: Response, _ redaction: Redaction) -> String {
         let target = response.request.map { describe($0, redaction) } ?? "the response"
         return "\(target) → HTTP \(response.statusCode)"
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        ErrorText.of(error)
     }
 }

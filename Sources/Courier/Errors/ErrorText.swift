@@ -13,16 +13,22 @@ import Foundation
 /// A decoding or encoding error is told by its kind and coding path only: their own texts quote
 /// the value that failed (`Cannot initialize Kind from invalid String value <token>`, a number too
 /// large, an `EncodingError`'s value), which may be anything the server or the caller sent.
+///
+/// An error that gives no text of its own (not a `LocalizedError`, not `CustomStringConvertible`,
+/// such as an app's `enum VaultError: Error { case refused(token: String) }`) is named by its type
+/// and case only (`VaultError.refused`): its associated values may be anything, a token among them.
 enum ErrorText {
-    static func of(_ error: any Error) -> String {
+    static func of(_ error: any Error, redaction: Redaction = .default) -> String {
         if let error = error as? DecodingError { return of(error) }
         if let error = error as? EncodingError { return of(error) }
+        if let error = error as? RedirectError { return error.description(redaction: redaction) }
         if let error = error as? any LocalizedError, let text = error.errorDescription { return text }
         let nsError = error as NSError
         if nsError.domain == NSURLErrorDomain {
             return "\(nsError.localizedDescription) (URLError \(nsError.code))"
         }
-        return String(describing: error)
+        if ValueName.describesItself(type(of: error)) { return String(describing: error) }
+        return ValueName.text(of: error)
     }
 
     /// A decoding error without the value it quotes: what was expected, where.
@@ -38,10 +44,10 @@ enum ErrorText {
         case .dataCorrupted(let context):
             // At the top, the data is not JSON at all (the parser's text names a position, not a
             // value); deeper, the text quotes the value found there.
-            guard context.codingPath.isEmpty else {
+            guard context.codingPath.isEmpty, let underlying = context.underlyingError else {
                 return "The value at \(path(context.codingPath)) is not valid for its type."
             }
-            let parser = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            let parser = (underlying as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
             return "The data is not valid JSON" + (parser.map { ": \($0)" } ?? ".")
         @unknown default:
             return "The data could not be decoded."

@@ -11,11 +11,19 @@ public enum RedirectError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ``RedirectPolicy/allowingDowngrade()``.
     case downgrade(from: URL, to: URL)
 
-    /// A sentence describing the refusal, the URLs' secrets hidden (see ``Redaction``).
+    /// A sentence describing the refusal, the URLs' secrets hidden as ``Redaction/default`` says.
     public var description: String {
+        description(redaction: .default)
+    }
+
+    /// A sentence describing the refusal, the URLs' secrets hidden as `redaction` says (a
+    /// provider's error texts pass the redaction they were asked for).
+    /// - Parameter redaction: What to hide.
+    /// - Returns: The sentence.
+    public func description(redaction: Redaction) -> String {
         switch self {
         case .downgrade(let from, let to):
-            "\(Redaction.default.url(from)) redirected to \(Redaction.default.url(to)), from https to plain http: "
+            "\(redaction.url(from)) redirected to \(redaction.url(to)), from https to plain http: "
                 + "following would send the request in clear, so it was not sent "
                 + "(RedirectPolicy.allowingDowngrade() allows it)."
         }

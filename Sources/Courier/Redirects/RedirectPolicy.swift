@@ -7,8 +7,9 @@ import Foundation
 /// What a provider does when a server answers with a redirect (``ProviderOptions/redirects``).
 ///
 /// Whatever the policy, Courier makes redirects safe first: no credential header
-/// (`Authorization`, `Proxy-Authorization`, `Cookie` and the other ``Redaction/defaultHeaders``)
-/// follows a redirect to another origin (scheme, host and port), a 307 or 308 keeps its method
+/// (`Authorization`, `Proxy-Authorization`, `Cookie` and the other ``Redaction/defaultHeaders``,
+/// and any whose name holds a word of ``Redaction/defaultCredentialWords``, such as
+/// `PRIVATE-TOKEN`) follows a redirect to another origin (scheme, host and port), a 307 or 308 keeps its method
 /// and resends its body, uploads included, only http and https are followed, and at most
 /// 20 in a row (URLSession's own limit). A redirect from `https` to plain `http` is not followed:
 /// the request fails with ``RedirectError/downgrade(from:to:)`` before anything is sent in clear,
@@ -104,7 +105,9 @@ public struct RedirectPolicy: Sendable {
             next.httpBody = nil
         }
         if !Self.sameOrigin(base, target) {
-            for header in Redaction.defaultHeaders {
+            // Every field the default redaction hides: its headers, and any whose name holds a
+            // credential word (`PRIVATE-TOKEN`, `X-Vault-Token`).
+            for header in (request.allHTTPHeaderFields ?? [:]).keys where Redaction.default.hidesHeader(header) {
                 next.setHeaderField(nil, named: header)
             }
         }

@@ -53,17 +53,26 @@ struct JSONTextRedaction {
         return redaction.hidesField(String(decoding: inner, as: UTF8.self))
     }
 
-    /// The index after the string that starts with the quote at `start`, or the end of the text.
+    /// The index after the string that starts with the quote at `start`; at a line's end or the
+    /// text's end when it has no closing quote: a JSON string holds no raw line break (RFC 8259
+    /// §7), so a broken line never swallows the lines after it.
     private static func stringEnd(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start + 1
         while index < bytes.count {
             switch bytes[index] {
-            case backslash: index += 2
+            case backslash:
+                guard index + 1 < bytes.count, !isLineBreak(bytes[index + 1]) else { return index + 1 }
+                index += 2
             case quote: return index + 1
+            case let byte where isLineBreak(byte): return index
             default: index += 1
             }
         }
         return bytes.count
+    }
+
+    private static func isLineBreak(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
     }
 
     /// The index after the value that starts at `start`: a string, an object or array with what it

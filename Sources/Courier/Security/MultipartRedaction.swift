@@ -1,37 +1,33 @@
 import Foundation
 
-/// Hides the credentials of a `multipart/form-data` body: a part whose name
-/// ``Redaction/hidesField(_:)`` hides has its content replaced by ``Redaction/mask``; another part
-/// is redacted by its own `Content-Type` (a JSON or form part). Headers and boundaries are kept,
-/// and so is a body cut at a limit, up to where it ends.
+/// Hides the credentials of a `multipart/…` body: a part whose name ``Redaction/hidesField(_:)``
+/// hides has its content replaced by ``Redaction/mask``; another part is redacted by its own
+/// `Content-Type` (a JSON, form or nested multipart part). Headers and boundaries are kept, and so
+/// is a body cut at a limit, up to where it ends.
+///
+/// It fails closed: a body whose boundary is missing, empty or longer than RFC 2046's 70
+/// characters, that holds no delimiter, or that is nested deeper than ``maximumDepth``, reads
+/// ``Redaction/mask`` whole. Delimiters count only at the start of a line (CRLF or a bare LF), so
+/// the scan is linear in the body's size.
 struct MultipartRedaction {
     let redaction: Redaction
-    let boundary: String
+    let contentType: String
+    /// How many multipart bodies this one is inside.
+    let depth: Int
 
-    private static let headerEnd = Array("\r\n\r\n".utf8)
-
-    /// The `boundary` parameter of a multipart `Content-Type`, unquoted.
-    static func boundary(of contentType: String) -> String? {
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else {
-                continue
-            }
-            let value = pair[1].trimmingCharacters(in: .whitespaces)
-            let unquoted =
-                value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
-                ? String(value.dropFirst().dropLast()) : value
-            return unquoted.isEmpty ? nil : unquoted
-        }
-        return nil
-    }
+    /// The deepest nesting read; deeper parts read ``Redaction/mask``.
+    static let maximumDepth = 4
 
     /// `data` with its credential parts hidden.
     func redacted(_ data: Data) -> Data {
+        let masked = Data(Redaction.mask.utf8)
+        guard depth < Self.maximumDepth, let boundary = HeaderParameters.value(of: "boundary", in: contentType),
+            !boundary.isEmpty, boundary.utf8.count <= 70
+        else { return masked }
         let bytes = [UInt8](data)
         let delimiter = Array("--\(boundary)".utf8)
-        let starts = Self.occurrences(of: delimiter, in: bytes)
-        guard let first = starts.first else { return data }
+        let starts = Self.delimiters(delimiter, in: bytes)
+        guard let first = starts.first else { return masked }
         var shown = Array(bytes[..<first])
         for (number, start) in starts.enumerated() {
             let end = number + 1 < starts.count ? starts[number + 1] : bytes.count
@@ -43,63 +39,65 @@ struct MultipartRedaction {
     /// One part, from its delimiter to the next one: its content hidden or redacted.
     private func redactedPart(_ part: ArraySlice<UInt8>, delimiterLength: Int) -> [UInt8] {
         let afterDelimiter = part.startIndex + delimiterLength
-        guard let headEnd = Self.occurrences(of: Self.headerEnd, in: Array(part[afterDelimiter...])).first else {
-            return Array(part)
-        }
-        let contentStart = afterDelimiter + headEnd + Self.headerEnd.count
-        let head = String(decoding: part[afterDelimiter..<contentStart], as: UTF8.self)
-        // The CRLF before the next delimiter belongs to it, not to the content.
+        guard let (headEnd, separator) = Self.headEnd(in: part[afterDelimiter...]) else { return Array(part) }
+        let contentStart = headEnd + separator
+        let head = String(decoding: part[afterDelimiter..<headEnd], as: UTF8.self)
+        // The line break before the next delimiter belongs to it, not to the content.
         var contentEnd = part.endIndex
-        if part.count >= 2, part[part.endIndex - 2] == 13, part[part.endIndex - 1] == 10, contentEnd - 2 >= contentStart
-        {
-            contentEnd -= 2
-        }
+        if contentEnd > contentStart, part[contentEnd - 1] == 10 { contentEnd -= 1 }
+        if contentEnd > contentStart, part[contentEnd - 1] == 13 { contentEnd -= 1 }
         let content = Data(part[contentStart..<contentEnd])
-        let shown: Data
-        if let name = Self.parameter("name", inHead: head), redaction.hidesField(name) {
-            shown = Data(Redaction.mask.utf8)
-        } else {
-            shown = redaction.body(content, contentType: Self.field("content-type", inHead: head))
-        }
+        let fields = Self.fields(inHead: head)
+        let disposition = fields["content-disposition"] ?? ""
+        let name = HeaderParameters.value(of: "name", in: disposition)
+        let shown =
+            name.map(redaction.hidesField) == true
+            ? Data(Redaction.mask.utf8)
+            : redaction.body(content, contentType: fields["content-type"], depth: depth + 1)
         return Array(part[..<contentStart]) + Array(shown) + Array(part[contentEnd...])
     }
 
-    /// The value of the header field `name` (lowercased) in a part's head.
-    private static func field(_ name: String, inHead head: String) -> String? {
+    /// Where a part's head ends (a blank line, CRLF or LF) and the separator's length.
+    private static func headEnd(in bytes: ArraySlice<UInt8>) -> (Int, Int)? {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == 10 {
+                let next = index + 1
+                if next < bytes.endIndex, bytes[next] == 10 { return (index, 2) }
+                if next + 1 < bytes.endIndex, bytes[next] == 13, bytes[next + 1] == 10 { return (index, 3) }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// A part's header fields by lowercased name.
+    private static func fields(inHead head: String) -> [String: String] {
+        var fields: [String: String] = [:]
         for line in head.split(whereSeparator: \.isNewline) {
             let pair = line.split(separator: ":", maxSplits: 1)
-            if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == name {
-                return pair[1].trimmingCharacters(in: .whitespaces)
-            }
+            guard pair.count == 2 else { continue }
+            fields[pair[0].trimmingCharacters(in: .whitespaces).lowercased()] = pair[1].trimmingCharacters(
+                in: .whitespaces)
         }
-        return nil
+        return fields
     }
 
-    /// A parameter of the part's `Content-Disposition` (`name`), unquoted.
-    private static func parameter(_ name: String, inHead head: String) -> String? {
-        guard let disposition = field("content-disposition", inHead: head) else { return nil }
-        for parameter in disposition.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == name else { continue }
-            let value = pair[1].trimmingCharacters(in: .whitespaces)
-            return value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2
-                ? String(value.dropFirst().dropLast()) : value
-        }
-        return nil
-    }
-
-    /// Where `needle` starts in `bytes`, each time, left to right without overlaps.
-    private static func occurrences(of needle: [UInt8], in bytes: [UInt8]) -> [Int] {
-        guard !needle.isEmpty, bytes.count >= needle.count else { return [] }
+    /// Where each delimiter starts: at the body's start or right after a line feed.
+    private static func delimiters(_ delimiter: [UInt8], in bytes: [UInt8]) -> [Int] {
         var found: [Int] = []
+        // A delimiter ends its line (after optional spaces) or closes with `--`: `--b1` does not
+        // start `--b10`.
+        func matches(at index: Int) -> Bool {
+            let end = index + delimiter.count
+            guard end <= bytes.count, bytes[index..<end].elementsEqual(delimiter) else { return false }
+            return end == bytes.count || [13, 10, 32, 9, UInt8(ascii: "-")].contains(bytes[end])
+        }
+        if matches(at: 0) { found.append(0) }
         var index = 0
-        while index <= bytes.count - needle.count {
-            if bytes[index] == needle[0], bytes[index..<(index + needle.count)].elementsEqual(needle) {
-                found.append(index)
-                index += needle.count
-            } else {
-                index += 1
-            }
+        while let lineFeed = bytes[index...].firstIndex(of: 10) {
+            if matches(at: lineFeed + 1) { found.append(lineFeed + 1) }
+            index = lineFeed + 1
         }
         return found
     }

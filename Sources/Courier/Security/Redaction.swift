@@ -30,8 +30,27 @@ public struct Redaction: Sendable, Hashable {
     public var fieldNames: Set<String> {
         didSet { lowercasedFieldNames = Set(fieldNames.map { $0.lowercased() }) }
     }
+    /// Words that make any header, query item, form field or JSON member whose name contains them
+    /// a credential: `password` hides `password_confirmation`, `currentPassword` and
+    /// `user[new_password]`; `token` hides `PRIVATE-TOKEN` and `X-Vault-Token`. A name's words are
+    /// cut at `_`, `-`, `.`, `[`, `]`, spaces and lower-to-upper case changes; two adjacent words
+    /// also count as one (`api`, `key` → `apikey`; `client`, `secret`), compared with these words
+    /// and with ``fieldNames``. Empty to match names whole only.
+    public var credentialWords: Set<String> {
+        didSet { lowercasedWords = Set(credentialWords.map { $0.lowercased() }) }
+    }
     private var lowercasedHeaders: Set<String>
     private var lowercasedFieldNames: Set<String>
+    private var lowercasedWords: Set<String>
+
+    /// The words of ``credentialWords`` by default: `password`, `passwd`, `passphrase`, `secret`,
+    /// `token`, `signature`, `credential`, `apikey`, `privatekey`, `session`, `sessionid`, `jwt`,
+    /// `authorization`, `otp`, `pin`. Short words that would hide too much as parts of other names
+    /// (`key`, `code`, `sig`, `auth`) are in ``defaultFieldNames`` instead, matched whole.
+    public static let defaultCredentialWords: Set<String> = [
+        "password", "passwd", "passphrase", "secret", "token", "signature", "credential", "credentials", "apikey",
+        "privatekey", "session", "sessionid", "jwt", "authorization", "otp", "pin",
+    ]
 
     /// The text that stands for a hidden value.
     public static let mask = "***"
@@ -62,19 +81,28 @@ public struct Redaction: Sendable, Hashable {
     ///   - headers: Headers whose values are hidden; ``defaultHeaders`` by default.
     ///   - fieldNames: Query items, form fields and JSON members whose values are hidden;
     ///     ``defaultFieldNames`` by default.
-    public init(headers: Set<String> = Redaction.defaultHeaders, fieldNames: Set<String> = Redaction.defaultFieldNames)
-    {
+    ///   - credentialWords: Words that make any name containing them a credential's;
+    ///     ``defaultCredentialWords`` by default.
+    public init(
+        headers: Set<String> = Redaction.defaultHeaders, fieldNames: Set<String> = Redaction.defaultFieldNames,
+        credentialWords: Set<String> = Redaction.defaultCredentialWords
+    ) {
         self.headers = headers
         self.fieldNames = fieldNames
+        self.credentialWords = credentialWords
         self.lowercasedHeaders = Set(headers.map { $0.lowercased() })
         self.lowercasedFieldNames = Set(fieldNames.map { $0.lowercased() })
+        self.lowercasedWords = Set(credentialWords.map { $0.lowercased() })
     }
 
     /// Whether the values of the header `name` are hidden.
     /// - Parameter name: A header name, in any case.
     /// - Returns: `true` when its value is hidden.
+    ///
+    /// A header is hidden when ``headers`` names it, or when one of its words (or two adjacent
+    /// ones) is in ``credentialWords``: `PRIVATE-TOKEN`, `X-Vault-Token`, `DD-API-KEY`.
     public func hidesHeader(_ name: String) -> Bool {
-        lowercasedHeaders.contains(name.lowercased())
+        lowercasedHeaders.contains(name.lowercased()) || containsCredentialWord(name, alsoIn: [])
     }
 
     /// Whether the values of the query item, form field or JSON member `name` are hidden.
@@ -83,14 +111,52 @@ public struct Redaction: Sendable, Hashable {
     ///
     /// A nested name, as Rails, PHP and `URLEncoding`'s brackets write it (`user[password]`,
     /// `auth[token][]`) or as dotted paths do (`user.password`), is hidden when any of its parts
-    /// is: a server reads `user[password]` as a password.
+    /// is: a server reads `user[password]` as a password. A name that contains a word of
+    /// ``credentialWords`` is hidden too (`password_confirmation`, `clientSecret`, `idToken`).
     public func hidesField(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if lowercasedFieldNames.contains(lowered) { return true }
-        guard lowered.unicodeScalars.contains(where: { $0 == "[" || $0 == "." }) else { return false }
-        return lowered.split(whereSeparator: { $0 == "[" || $0 == "]" || $0 == "." }).contains {
-            lowercasedFieldNames.contains(String($0))
+        if lowered.unicodeScalars.contains(where: { $0 == "[" || $0 == "." }),
+            lowered.split(whereSeparator: { $0 == "[" || $0 == "]" || $0 == "." }).contains(where: {
+                lowercasedFieldNames.contains(String($0))
+            })
+        {
+            return true
         }
+        return containsCredentialWord(name, alsoIn: lowercasedFieldNames)
+    }
+
+    /// Whether a word of `name`, or two adjacent words joined, is a credential word (or in
+    /// `names`, for a pair).
+    private func containsCredentialWord(_ name: String, alsoIn names: Set<String>) -> Bool {
+        guard !lowercasedWords.isEmpty || !names.isEmpty else { return false }
+        let words = Self.words(of: name)
+        for (index, word) in words.enumerated() {
+            if lowercasedWords.contains(word) { return true }
+            guard index > 0 else { continue }
+            let pair = words[index - 1] + word
+            if lowercasedWords.contains(pair) || names.contains(pair) { return true }
+        }
+        return false
+    }
+
+    /// The lowercased words of a name: cut at punctuation, spaces and lower-to-upper case changes.
+    static func words(of name: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var previousIsLower = false
+        for scalar in name.unicodeScalars {
+            let isLetterOrDigit = CharacterSet.alphanumerics.contains(scalar)
+            let isUpper = CharacterSet.uppercaseLetters.contains(scalar)
+            if !isLetterOrDigit || (isUpper && previousIsLower) {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            }
+            if isLetterOrDigit { current.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars) }
+            previousIsLower = isLetterOrDigit && !isUpper
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
     }
 
     /// The value of the header `name` as it may be shown: ``mask`` for a hidden header, else the
@@ -115,15 +181,39 @@ public struct Redaction: Sendable, Hashable {
         switch name.lowercased() {
         case "location", "content-location", "referer": urlString(value)
         case "link": redactingBracketedURLs(value)
-        case "refresh":
-            // `5; url=https://…`: the URL is what follows `url=`.
-            if let range = value.range(of: "url=", options: .caseInsensitive) {
-                String(value[..<range.upperBound]) + urlString(String(value[range.upperBound...]))
-            } else {
-                value
-            }
+        case "refresh": refreshValue(value)
         default: value
         }
+    }
+
+    /// A `Refresh` field's value (`5; url=https://…`, `0;URL='…'`, `5, https://…`) with its URL
+    /// redacted, read as HTML reads it: the delay, `;` or `,`, then an optional `url =` and
+    /// optional quotes.
+    private func refreshValue(_ value: String) -> String {
+        let scalars = value.unicodeScalars
+        guard let separator = scalars.firstIndex(where: { $0 == ";" || $0 == "," }) else { return value }
+        var start = scalars.index(after: separator)
+        func skipSpaces() {
+            while start < scalars.endIndex, scalars[start] == " " || scalars[start] == "\t" {
+                start = scalars.index(after: start)
+            }
+        }
+        skipSpaces()
+        let rest = String(scalars[start...])
+        if rest.lowercased().hasPrefix("url") {
+            var probe = scalars.index(start, offsetBy: 3)
+            while probe < scalars.endIndex, scalars[probe] == " " || scalars[probe] == "\t" {
+                probe = scalars.index(after: probe)
+            }
+            if probe < scalars.endIndex, scalars[probe] == "=" {
+                start = scalars.index(after: probe)
+                skipSpaces()
+            }
+        }
+        if start < scalars.endIndex, scalars[start] == "'" || scalars[start] == "\"" {
+            start = scalars.index(after: start)
+        }
+        return String(scalars[..<start]) + urlString(String(scalars[start...]))
     }
 
     /// A `Link` field's text with each `<URL>` redacted.
@@ -185,9 +275,18 @@ public struct Redaction: Sendable, Hashable {
             components.percentEncodedQuery = redactedPairs(query)
         }
         if let fragment = components.percentEncodedFragment, fragment.contains("=") {
-            components.percentEncodedFragment = redactedPairs(fragment)
+            components.percentEncodedFragment = redactedFragment(fragment)
         }
         return components.string ?? maskingByHand(text)
+    }
+
+    /// A URL's fragment with its credential pairs hidden: the whole fragment as pairs
+    /// (`#access_token=…&state=…`), or what follows its last `?` in a route of a single-page app
+    /// (`#/callback?code=…`).
+    private func redactedFragment(_ fragment: String) -> String {
+        guard let mark = fragment.unicodeScalars.lastIndex(of: "?") else { return redactedPairs(fragment) }
+        let route = String(fragment.unicodeScalars[...mark])
+        return route + redactedPairs(String(fragment.unicodeScalars[fragment.unicodeScalars.index(after: mark)...]))
     }
 
     /// An `application/x-www-form-urlencoded` text (a query, a form body) with the values of
@@ -216,7 +315,7 @@ public struct Redaction: Sendable, Hashable {
             }
         }
         let hash = scalars.firstIndex(of: "#") ?? scalars.endIndex
-        let fragment = hash < scalars.endIndex ? "#" + redactedPairs(Self.string(scalars[(hash + 1)...])) : ""
+        let fragment = hash < scalars.endIndex ? "#" + redactedFragment(Self.string(scalars[(hash + 1)...])) : ""
         guard let mark = scalars[..<hash].firstIndex(of: "?") else { return Self.string(scalars[..<hash]) + fragment }
         let query = redactedPairs(Self.string(scalars[(mark + 1)..<hash]))
         return Self.string(scalars[...mark]) + query + fragment

@@ -36,6 +36,8 @@ struct SecretShapesTests {
         case bigJSON = "Zr8+BigJsonTok=Qq"
         case decoding = "Zr9DecodedValue9Rr"
         case apiKey = "Zs1+ApiKeyVal=Ss"
+        case errorValue = "Zs2ErrorValue9Tt"
+        case event = "Zs3+EventTok=Uu"
     }
 
     /// The API, as an app declares it: secrets in associated values and in fields.
@@ -46,10 +48,11 @@ struct SecretShapesTests {
         case kind
         case stream
         case big
+        case events
 
         var baseURL: URL {
             if case .search(let url) = self { return url }
-            return URL(string: "http://127.0.0.1:\(SecretShapesTests.port.value)")!
+            return URL(string: "http://placeholder.invalid")!
         }
         var path: String {
             switch self {
@@ -59,11 +62,12 @@ struct SecretShapesTests {
             case .kind: "/kind"
             case .stream: "/ndjson"
             case .big: "/big"
+            case .events: "/events"
             }
         }
         var method: HTTPMethod {
             switch self {
-            case .search, .kind, .stream, .big: .get
+            case .search, .kind, .stream, .big, .events: .get
             default: .post
             }
         }
@@ -84,7 +88,7 @@ struct SecretShapesTests {
                         MultipartFormData.Part(content: .data(Data(part.utf8)), name: "password"),
                         MultipartFormData.Part(content: .data(Data("hello".utf8)), name: "comment"),
                     ]))
-            case .kind, .stream, .big: .requestPlain
+            case .kind, .stream, .big, .events: .requestPlain
             }
         }
         var headers: [String: String]? {
@@ -101,7 +105,7 @@ struct SecretShapesTests {
     /// A struct target, its token in a field and in a nested form field.
     struct Profile: TargetType {
         let token: String
-        var baseURL: URL { URL(string: "http://127.0.0.1:\(SecretShapesTests.port.value)")! }
+        var baseURL: URL { URL(string: "http://placeholder.invalid")! }
         var path: String { "/profile" }
         var method: HTTPMethod { .put }
         var task: HTTPTask {
@@ -116,8 +120,19 @@ struct SecretShapesTests {
     /// A member named as a credential, whose value the decoder refuses: its error must not quote it.
     struct Account: Decodable { let token: Kind }
 
-    /// The port of the test's server, for targets that name their base URL.
-    static let port = Locked(0)
+    /// An app's error whose associated value is a token: its text must not quote it.
+    enum VaultError: Error { case refused(token: String) }
+
+    /// The targets' endpoints on the test's server, as an app's endpoint closure moves them: the
+    /// host of a base URL with user information is kept.
+    static func rebased<Target: TargetType>(to server: URL) -> @Sendable (Target) -> Endpoint {
+        { target in
+            let base = target.baseURL.host == "placeholder.invalid" ? server : target.baseURL
+            return Endpoint(
+                url: base.absoluteString + target.path, sampleResponseClosure: { .networkResponse(200, Data()) },
+                method: target.method, task: target.task, httpHeaderFields: target.headers)
+        }
+    }
 
     private static func server() throws -> LoopbackServer {
         let big =
@@ -143,6 +158,9 @@ struct SecretShapesTests {
             case "/ndjson":
                 return ServerReply(headers: ["Content-Type": "application/x-ndjson"], body: Data(ndjson.utf8))
             case "/big": return ServerReply(headers: ["Content-Type": "application/json"], body: Data(big.utf8))
+            case "/events":
+                let events = "event: token\ndata: {\"access_token\":\"\(Secret.event.rawValue)\"}\n\n"
+                return ServerReply(headers: ["Content-Type": "text/event-stream"], body: Data(events.utf8))
             default: return ServerReply(headers: ["Content-Type": "application/json"], body: Data(#"{"ok":true}"#.utf8))
             }
         }
@@ -152,7 +170,6 @@ struct SecretShapesTests {
     func everyShapeEveryText() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        Self.port.withLock { $0 = Int(server.port) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("secret-shapes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -164,8 +181,10 @@ struct SecretShapesTests {
         }
         let recorder = HARRecorder(recording: URLSessionTransport(), to: har, maximumBodyBytes: 2048)
         let options = ProviderOptions(cookies: CookieJar())
-        let vault = Provider<Vault>(transport: recorder, plugins: loggers, options: options)
-        let profiles = Provider<Profile>(transport: recorder, plugins: loggers, options: options)
+        let vault = Provider<Vault>(
+            endpointClosure: Self.rebased(to: server.baseURL), transport: recorder, plugins: loggers, options: options)
+        let profiles = Provider<Profile>(
+            endpointClosure: Self.rebased(to: server.baseURL), transport: recorder, plugins: loggers, options: options)
         let userinfo = URL(string: "http://ann:\(Secret.urlPassword.rawValue)@127.0.0.1:\(server.port)")!
 
         var texts: [String] = []
@@ -180,8 +199,15 @@ struct SecretShapesTests {
         results.append(await outcome { try await profiles.request(Profile(token: Secret.structToken.rawValue)) })
         // A redirect that is the answer: its `Location` is in the logger's response headers.
         let refusing = Provider<Vault>(
-            transport: recorder, plugins: loggers, options: ProviderOptions(redirects: .refuse, cookies: CookieJar()))
+            endpointClosure: Self.rebased(to: server.baseURL), transport: recorder, plugins: loggers,
+            options: ProviderOptions(redirects: .refuse, cookies: CookieJar()))
         results.append(await outcome { try await refusing.request(.login(user: "ann", password: "x")) })
+        // An interceptor's error that holds a token.
+        let failing = Provider<Vault>(
+            endpointClosure: Self.rebased(to: server.baseURL), transport: recorder, plugins: loggers,
+            interceptor: Adapter { _, _ in throw VaultError.refused(token: Secret.errorValue.rawValue) })
+        results.append(await outcome { try await failing.request(.kind) })
+        results.append(await outcome { try await vault.request(.events) })
         let kind = try await vault.request(.kind)
         results.append(.failure(#expect(throws: CourierError.self) { try kind.map(Account.self) }!))
 

@@ -20,21 +20,12 @@ public enum RequestLabels {
         return caseName(of: underlying).map { "\(typeName).\($0)" } ?? typeName
     }
 
-    /// The case name of an enum value, without its associated values: the target's own for a
-    /// `NamedTarget`, otherwise by reflection; `nil` for a type that is not an enum.
+    /// The case name of an enum value, without its associated values: Courier's `TargetName`
+    /// (the target's own for a `NamedTarget`, otherwise by reflection, about 15,000 instructions on
+    /// Linux; never the type's own description, which may carry values); `nil` for a type that is
+    /// not an enum, or a case that cannot be named without the type's own text.
     static func caseName(of underlying: any TargetType) -> String? {
-        if let named = underlying as? any NamedTarget { return named.caseName }
-        return reflectedCaseName(of: underlying)
-    }
-
-    /// The case name read by reflection (about 15,000 instructions on Linux); `nil` for a type
-    /// that is not an enum.
-    static func reflectedCaseName(of underlying: any TargetType) -> String? {
-        let mirror = Mirror(reflecting: underlying)
-        guard mirror.displayStyle == .enum else { return nil }
-        // A case with associated values reflects as one child labelled with the case's name;
-        // one without is described by its name alone. The values are never turned into text.
-        return mirror.children.first?.label ?? String(describing: underlying)
+        TargetName.caseName(of: underlying)
     }
 
     /// OpenTelemetry's `server.address` and `server.port` of a request's URL: its host, and its
@@ -75,7 +66,8 @@ public enum RequestLabels {
     /// OpenTelemetry's `error.type` for a failure: the status code for a rejected response (as
     /// the HTTP conventions say), the transport failure's kind (`timedOut`, `cannotConnect`…), a
     /// trust policy's refusal (`pinMismatch`, `trustNotEnforceable`, `cleartextToPinnedHost`,
-    /// `unusableCertificate`), a resilience policy's refusal (`circuitOpen`…), `cancelled`, or the
+    /// `unusableCertificate`), a redirect from https to http refused (`redirectDowngrade`), a
+    /// resilience policy's refusal (`circuitOpen`…), `cancelled`, or the
     /// stage that failed (`building`, `adapting`, `transfer`…).
     /// - Parameter error: The failure.
     /// - Returns: The error type.
@@ -85,6 +77,7 @@ public enum RequestLabels {
         case .transport(let failure as TransportFailure, _): failure.kind.rawValue
         case .transport(let refusal as ResilienceError, _): Self.refusal(refusal)
         case .transport(let trust as TrustFailure, _): Self.trust(trust)
+        case .transport(is RedirectError, _): "redirectDowngrade"
         case .cancelled: "cancelled"
         default: error.stage.rawValue
         }

@@ -48,8 +48,8 @@ final class TargetNames: @unchecked Sendable {
     private func name(of underlying: any TargetType, type: TypeName) -> String {
         switch type.cases {
         case .none: type.name
-        case .named: "\(type.name).\((underlying as? any NamedTarget)?.caseName ?? "")"
-        case .reflected: "\(type.name).\(RequestLabels.reflectedCaseName(of: underlying) ?? "")"
+        case .named: TargetName.caseName(of: underlying).map { "\(type.name).\($0)" } ?? type.name
+        case .reflected: RequestLabels.caseName(of: underlying).map { "\(type.name).\($0)" } ?? type.name
         }
     }
 
@@ -61,7 +61,7 @@ final class TargetNames: @unchecked Sendable {
             if underlying is any NamedTarget {
                 .named
             } else {
-                RequestLabels.reflectedCaseName(of: underlying) == nil ? .none : .reflected
+                Mirror(reflecting: underlying).displayStyle == .enum ? .reflected : .none
             }
         let type = TypeName(name: String(describing: Swift.type(of: underlying)), cases: cases)
         lock.withLock { types[id] = type }
