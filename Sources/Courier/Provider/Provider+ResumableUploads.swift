@@ -95,8 +95,8 @@ extension Provider {
     ///   - stateDirectory: Where its state is kept.
     /// - Returns: The server's answer to the `DELETE`, or `nil` when there was no unfinished upload
     ///   (nothing is sent).
-    /// - Throws: ``CourierError`` when the request fails; the state stays when the server answers
-    ///   with a server error.
+    /// - Throws: ``CourierError`` when the request fails; the state stays unless the server answers
+    ///   with a success or the resource is gone (404, 410; 403 for tus).
     @discardableResult
     public func cancelUpload(
         _ target: Target, of file: URL, stateDirectory: URL = ResumableUpload.defaultStateDirectory

@@ -100,7 +100,8 @@ struct UploadResumeStage: Stage {
 
     /// Appends the body from `start` to the upload resource, at most `limit` bytes a request, until
     /// the server has it whole. A conflict (the server has another offset) is followed at most
-    /// twice in a row. The state is kept after a server error (5xx), so that a retry resumes.
+    /// twice in a row. The state is kept unless the server took the whole body or the resource is
+    /// gone: after any other answer (a 401, 408, 429, 5xx…) a retry or the next call resumes it.
     private func append(
         from start: Int64, to location: URL, limit: Int64?, _ upload: UploadSource, _ request: TransportRequest,
         _ context: ExchangeContext, _ chain: StageChain.Next, _ stateURL: URL
@@ -115,7 +116,7 @@ struct UploadResumeStage: Stage {
             let response = try await chain(piece, context)
             switch speaking.outcome(of: response, end: offset + count, last: last) {
             case .finished:
-                if response.statusCode < 500 { try? FileManager.default.removeItem(at: stateURL) }
+                if speaking.endsUpload(response.statusCode) { try? FileManager.default.removeItem(at: stateURL) }
                 return response
             case .advanced(let reached):
                 // A server that took nothing is asked again, as for a conflict.
@@ -155,15 +156,15 @@ struct UploadResumeStage: Stage {
     /// 64 MiB with 32 MiB (scratch consumer against tuspyserver, 3 runs; loopback time no worse).
     static let linuxTusAppendSize: Int64 = 4 << 20
 
-    /// Cancels the upload `state` names (`DELETE` to its resource); its state is removed unless
-    /// the server answers with a server error.
+    /// Cancels the upload `state` names (`DELETE` to its resource); its state is removed when
+    /// the server answers with a success or the resource is gone, and kept otherwise.
     private func cancel(
         _ state: UploadState, _ request: TransportRequest, _ context: ExchangeContext, _ chain: StageChain.Next,
         _ stateURL: URL
     ) async throws -> TransportResponse {
         let delete = uploadRequest(state.location, method: "DELETE", from: request, speaking: state.speaking)
         let response = try await Provider<MultiTarget>.send(Self.bodiless(request, delete), through: chain, context)
-        if response.statusCode < 500 { try? FileManager.default.removeItem(at: stateURL) }
+        if state.speaking.endsUpload(response.statusCode) { try? FileManager.default.removeItem(at: stateURL) }
         return response
     }
 }
