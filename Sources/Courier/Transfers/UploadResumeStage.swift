@@ -37,6 +37,7 @@ struct UploadResumeStage: Stage {
             return try await cancel(saved, request, context, chain, stateURL)
         }
         let upload = try UploadSource(source.content)
+        source.resumable.withLock { $0 = true }
         if let saved {
             if saved.matches(upload, speaking: speaking) {
                 switch try await offset(of: saved.location, upload.length, request, context, chain) {
@@ -83,6 +84,10 @@ struct UploadResumeStage: Stage {
         }
         var creation = request.urlRequest
         speaking.create(&creation, length: upload.length, name: upload.content.name)
+        // A creation whose answer is lost may have made a resource, which a retry would make
+        // again: until its state is saved the attempt is not a resumable transfer's (no engine
+        // shows the draft's `104 Upload Resumption Supported`, which could tell it earlier).
+        source.resumable.withLock { $0 = false }
         let created = try await chain(Self.bodiless(request, creation), context)
         try speaking.checkCreation(created)
         guard created.statusCode == 201, let location = Self.location(of: created, request) else {
@@ -93,6 +98,7 @@ struct UploadResumeStage: Stage {
             location: location, length: upload.length, modified: upload.modified, speaking: speaking,
             maxAppendSize: limits.maxAppendSize)
         guard state.write(to: stateURL) else { throw TransferError.cannotWriteFile(stateURL) }
+        source.resumable.withLock { $0 = true }
         let offset = UploadFields.integer(created.headerFields["Upload-Offset"]) ?? 0
         return try await append(
             from: offset, to: location, limit: limits.maxAppendSize, upload, request, context, chain, stateURL)

@@ -67,4 +67,62 @@ struct ResumableUploadAnswerTests {
         #expect(setup.uploads.bytesReceived == 3_000)
         #expect(setup.methods.filter { $0.hasPrefix("POST") }.count == 1)
     }
+
+    @Test("a creation redirected to another server: its relative Location is that server's, and the appends go there")
+    func redirectedCreation() async throws {
+        let setup = try UploadServerSetup(size: 3_000)
+        defer { setup.server.stop() }
+        let backPort = setup.server.port
+        // The front answers OPTIONS itself and sends every other request on, with a 307.
+        let front = try LoopbackServer { request in
+            if request.method == "OPTIONS" { return ServerReply(status: 204, headers: ["Upload-Limit": "min-size=0"]) }
+            return ServerReply(status: 307, headers: ["Location": "http://127.0.0.1:\(backPort)\(request.path)"])
+        }
+        defer { front.stop() }
+        var target = setup.target
+        target.baseURL = front.baseURL
+
+        _ = try await Provider<TransferTarget>().upload(target, resumingFrom: setup.file, stateDirectory: setup.states)
+
+        #expect(setup.uploads.completed == [setup.data])
+        #expect(front.requests.map(\.method) == ["OPTIONS", "POST"])
+        #expect(setup.methods == ["POST /files", "PATCH /uploads/1"])
+    }
+
+    @Test("a creation whose answer is lost is not retried (no engine shows a 104): no second upload resource")
+    func lostCreationAnswerIsNotRetried() async throws {
+        let setup = try UploadServerSetup(size: 3_000)
+        defer { setup.server.stop() }
+        let uploads = setup.uploads
+        // The creation is made, then the connection closes before its answer.
+        let front = try LoopbackServer { request in
+            let reply = uploads.reply(to: request)
+            return request.method == "POST" ? .closeConnection : reply
+        }
+        defer { front.stop() }
+        var target = setup.target
+        target.baseURL = front.baseURL
+        let provider = Provider<TransferTarget>(
+            interceptor: RetryPolicy(retryLimit: 3, exponentialBackoffScale: 0.001, jitter: .none))
+
+        let error = await #expect(throws: CourierError.self) {
+            try await provider.upload(target, resumingFrom: setup.file, stateDirectory: setup.states)
+        }
+
+        #expect((error?.underlyingError as? TransportFailure)?.kind == .connectionLost)
+        #expect(front.requests.filter { $0.method == "POST" }.count == 1)
+        #expect(uploads.openUploads == 1)
+    }
+
+    @Test("a lost answer to an append is retried: the upload resource exists, the retry resumes it")
+    func lostAppendAnswerIsRetried() async throws {
+        let setup = try UploadServerSetup(size: 3_000)
+        defer { setup.server.stop() }
+        setup.uploads.cutNextAppend(after: 1_000)
+        let provider = Provider<TransferTarget>(
+            interceptor: RetryPolicy(retryLimit: 3, exponentialBackoffScale: 0.001, jitter: .none))
+        _ = try await provider.upload(setup.target, resumingFrom: setup.file, stateDirectory: setup.states)
+        #expect(setup.uploads.completed == [setup.data])
+        #expect(setup.methods.filter { $0.hasPrefix("POST") }.count == 1)
+    }
 }
