@@ -14,8 +14,12 @@ import Foundation
 /// uploads (`OPTIONS`), so that a server that does not is never sent an empty upload: it gets the
 /// whole body in one plain request instead. A tus upload creates its resource at once, as tus
 /// clients do (the caller said the server speaks tus; servers often answer `OPTIONS` only at
-/// another path), and a success without `Tus-Resumable` fails the upload. Like ``ResumeStage``, it is put above the provider's chain
-/// only for such a request; every request goes through the chain.
+/// another path), and a success without `Tus-Resumable` fails the upload.
+///
+/// Like ``ResumeStage``, it is the first stage of the chain (``StageChain``), only in such a
+/// request's chain: every request it sends passes the stages below it, the cookie jar (a cookie
+/// the creation sets goes with the appends; a resource on another origin gets its own origin's
+/// cookies), the cache, the policy, the time limit, redirects and the trust gate.
 struct UploadResumeStage: Stage {
     /// What to upload, where its state is kept, and whether the server takes resumable uploads.
     let source: ResumableUploadSource
@@ -114,7 +118,7 @@ struct UploadResumeStage: Stage {
     ) async throws -> TransportResponse {
         var offset = start
         var conflicts = 0
-        let limit = Self.appendLimit(limit, speaking, engine: TrustGatedEngine.unwrapped(context.engine))
+        let limit = Self.appendLimit(limit, speaking, engine: context.engine)
         while conflicts <= 2, offset >= 0, offset <= upload.length {
             let count = min(upload.length - offset, max(limit ?? .max, 1))
             let last = offset + count == upload.length
