@@ -4,9 +4,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A provider's cookie jar as one request's hops use it: the provider adds the jar's cookies to
-/// the first hop; the redirect stage (`RedirectStage`) stores each redirect's `Set-Cookie` and gives each
-/// next hop the cookies of its own URL.
+/// A provider's cookie jar as one attempt's requests use it, made per attempt for a request that
+/// handles cookies and carried in its ``ExchangeContext``: ``CookieStage`` gives every request
+/// that passes it the jar's cookies for its URL and stores every answer's `Set-Cookie`; the
+/// redirect stage (`RedirectStage`) stores each redirect's and gives each next hop the cookies of
+/// its own URL.
 final class HopCookies: Sendable {
     /// The jar.
     let jar: CookieJar
@@ -17,6 +19,24 @@ final class HopCookies: Sendable {
     init(jar: CookieJar, callerCookie: String?) {
         self.jar = jar
         self.callerCookie = callerCookie
+    }
+
+    /// The state of an attempt's request for `jar`, or `nil` when there is no jar or the request
+    /// does not handle cookies.
+    /// - Parameters:
+    ///   - jar: The provider's jar.
+    ///   - request: The attempt's request, as adapted (its `Cookie` field is the caller's own).
+    static func forAttempt(_ jar: CookieJar?, _ request: URLRequest) -> HopCookies? {
+        guard let jar, request.httpShouldHandleCookies else { return nil }
+        return HopCookies(jar: jar, callerCookie: request.value(forHTTPHeaderField: "Cookie"))
+    }
+
+    /// `request` as it is sent: the jar's cookies for its URL, after the caller's own `Cookie`
+    /// field while the request still carries a `Cookie` field (a request a stage made for another
+    /// origin, such as an upload resource's, dropped it, as a redirect there does).
+    func outgoing(_ request: URLRequest) -> URLRequest {
+        let kept = request.value(forHTTPHeaderField: "Cookie") != nil
+        return Self.attaching(jar, to: request, callerCookie: callerCookie, keepsCallerCookie: kept)
     }
 
     /// `request` with the caller's `Cookie` field and the jar's cookies for its URL.
@@ -55,7 +75,6 @@ final class HopCookies: Sendable {
     /// (the caller's own only if the redirect policy kept the field).
     func nextHop(after redirect: HTTPURLResponse, fields: HeaderFields, _ next: URLRequest) -> URLRequest {
         if let url = redirect.url { jar.store(from: fields, url: url) }
-        let kept = next.value(forHTTPHeaderField: "Cookie") != nil
-        return Self.attaching(jar, to: next, callerCookie: callerCookie, keepsCallerCookie: kept)
+        return outgoing(next)
     }
 }

@@ -21,7 +21,9 @@ public struct RequestContext: Sendable {
     /// Whether the request is a resumable transfer (``Provider/download(_:resumingInto:progress:)``,
     /// ``Provider/upload(_:resumingFrom:speaking:stateDirectory:progress:)``): a retry of it sends only what
     /// the server lacks and can never apply anything twice, whatever its method, so
-    /// ``RetryPolicy`` retries it as it retries an idempotent request.
+    /// ``RetryPolicy`` retries it as it retries an idempotent request. An upload's attempt is not
+    /// one while its creation's answer is awaited (a retry could make a second upload resource),
+    /// nor when the server does not take resumable uploads.
     public internal(set) var resumesTransfer = false
     /// What interceptors remember about this request across its attempts.
     let storage: RequestStorage

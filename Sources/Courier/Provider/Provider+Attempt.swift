@@ -31,10 +31,13 @@ struct AttemptSetup: Sendable {
     let body: TransportRequest.Body
     /// Where a download goes, for a download task.
     let destination: DownloadDestination?
-    /// For a resumable download, its destination: its attempts go through ``ResumeStage``.
+    /// For a resumable download, its destination.
     let resumingInto: URL?
-    /// For a resumable upload, its file and state: its attempts go through ``UploadResumeStage``.
+    /// For a resumable upload, its file and state.
     let uploading: ResumableUploadSource?
+    /// A resumable transfer's stage (``ResumeStage``, ``UploadResumeStage``), on top of the
+    /// attempt's chain, or `nil`.
+    let transfer: (any Stage)?
     /// Receives the transfer's progress, when the caller asked for it.
     let progress: (any ProgressSink)?
     /// The attempt's and the whole request's time limits.
@@ -118,8 +121,9 @@ extension Provider {
         case .success(let adapted): request = adapted
         case .failure(let failure): return .failure(failure)
         }
+        let context = exchangeContext(request, setup, notes)
         // The jar's cookies are part of the request as sent, so the observation shows them.
-        let hopCookies = Self.attachCookies(of: setup.cookieJar, to: &request)
+        request = context.outgoing(request)
         if !plugins.isEmpty {
             let transmitted = PreparedRequest(request: request, attempt: attempt, requestID: setup.requestID)
             for index in plugins.indices {
@@ -128,14 +132,11 @@ extension Provider {
         }
 
         let received: TransportResponse
-        switch await transmit(request, attempt, setup, notes, hopCookies) {
+        switch await transmit(request, attempt, setup, context) {
         case .success(let response): received = response
         case .failure(let error):
             return .failure(
                 AttemptFailure(error: Self.failure(error) { .exchange($0, request: request) }, request: request))
-        }
-        if let hopCookies, let url = received.response?.url ?? request.url {
-            hopCookies.storeCookies(of: received, url: url)
         }
         return settle(received, request: request, setup: setup)
     }
@@ -156,21 +157,24 @@ extension Provider {
         return .success(request)
     }
 
-    /// Adds `jar`'s cookies to `request` when it handles cookies; the jar's state for its hops.
+    /// What the stages of the attempt of `request` share: the engine, the limits where a stage
+    /// or a clock needs them (copying them costs), the jar's state when the request handles
+    /// cookies, the scope, the trust policy.
     @inline(__always)
-    private static func attachCookies(of jar: CookieJar?, to request: inout URLRequest) -> HopCookies? {
-        guard let jar, request.httpShouldHandleCookies else { return nil }
-        let callerCookie = request.value(forHTTPHeaderField: "Cookie")
-        request = HopCookies.attaching(jar, to: request, callerCookie: callerCookie)
-        return HopCookies(jar: jar, callerCookie: callerCookie)
+    private func exchangeContext(
+        _ request: URLRequest, _ setup: AttemptSetup, _ notes: ResilienceNotes?
+    ) -> ExchangeContext {
+        ExchangeContext(
+            engine: setup.engine, timeouts: notes != nil || hasOwnClock ? setup.timeouts : nil,
+            cookies: HopCookies.forAttempt(setup.cookieJar, request), scope: setup.scope, notes: notes,
+            timers: timers, trust: setup.trust)
     }
 
     /// The request as sent, through the provider's chain of stages for this attempt: whole, or
     /// streamed into the attempt's handoff.
     @inline(__always)
     private func transmit(
-        _ request: URLRequest, _ attempt: Int, _ setup: AttemptSetup, _ notes: ResilienceNotes?,
-        _ hopCookies: HopCookies?
+        _ request: URLRequest, _ attempt: Int, _ setup: AttemptSetup, _ context: ExchangeContext
     ) async -> Result<TransportResponse, any Error> {
         var report: (@Sendable (TransferProgress) -> Void)?
         if let reporter = setup.progress { report = { reporter.report($0) } }
@@ -179,25 +183,12 @@ extension Provider {
             progress: report, timeout: setup.timeouts.forExchange)
         if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
         if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }
-        transportRequest.trustBox = setup.trust
         if setup.engine.capabilities.contains(.requestOrigin) {
             transportRequest.origin = RequestOrigin(target: setup.target, requestID: setup.requestID, attempt: attempt)
         }
-        transportRequest.jarHandlesCookies = hopCookies != nil
-        // The limits go along only where a stage or a clock needs them (copying them costs).
-        let context = ExchangeContext(
-            engine: setup.engine,
-            timeouts: notes != nil || hasOwnClock ? setup.timeouts : nil, cookies: hopCookies, scope: setup.scope,
-            notes: notes, timers: timers)
-        let chain = chain.chain(stubbed: setup.stubbed, policy: setup.scope != nil)
+        let chain = chain.chain(
+            stubbed: setup.stubbed, policy: setup.scope != nil, gated: setup.trust != nil, transfer: setup.transfer)
         do {
-            if let upload = setup.uploading {
-                let stage = UploadResumeStage(source: upload)
-                return .success(try await stage.send(transportRequest, context, next: chain))
-            }
-            if let file = setup.resumingInto {
-                return .success(try await ResumeStage(destination: file).send(transportRequest, context, next: chain))
-            }
             guard let streaming = setup.streaming else {
                 return .success(try await Self.send(transportRequest, through: chain, context))
             }

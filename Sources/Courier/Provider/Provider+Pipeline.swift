@@ -72,20 +72,20 @@ extension Provider {
                 request.setHeaderField(UUID().uuidString, named: header)
             }
             let stub = stubClosure(target)
-            var engine: any Transport =
+            let engine: any Transport =
                 stub == .never
                 ? transport : StubTransport(behavior: stub, sampleResponse: endpoint.sampleResponseClosure)
-            // A request with a trust policy reaches the engine through the gate that checks each
-            // exchange (hops, pieces); no other request pays for it.
+            // A request with a trust policy takes the chain whose gate checks each exchange (hops,
+            // pieces); no other request pays for it.
             let trust = target.trustPolicy.map(TrustBox.init) ?? trustBox
-            if let trust { engine = TrustGatedEngine(base: engine, trust: trust) }
             let scope = resilienceScope(target, request.url)
             let timeouts = timeouts(endpoint.options, scope)
             let setup = AttemptSetup(
                 requestID: id, target: target, validationType: target.validationType, base: request,
                 engine: engine, stubbed: stub != .never, body: endpoint.task.transportBody,
                 destination: file.map(ResumableDownload.destination) ?? endpoint.task.downloadDestination,
-                resumingInto: file, uploading: upload, progress: progress, timeouts: timeouts,
+                resumingInto: file, uploading: upload, transfer: Self.transferStage(file, upload),
+                progress: progress, timeouts: timeouts,
                 idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
                 streaming: streaming, cookieJar: cookieJar, sender: self,
                 storage: interceptor == nil ? nil : RequestStorage(), scope: scope,
@@ -101,6 +101,14 @@ extension Provider {
             plugins[index].didReceive(result, target: target, metrics: metrics)
         }
         return result
+    }
+
+    /// The stage on top of the chain of a resumable download into `file` or upload of `upload`;
+    /// `nil` for any other request.
+    @inline(__always)
+    private static func transferStage(_ file: URL?, _ upload: ResumableUploadSource?) -> (any Stage)? {
+        if let upload { return UploadResumeStage(source: upload) }
+        return file.map { ResumeStage(destination: $0) }
     }
 
     /// The resilience state a request to `url` of `target` uses: its own policy's, else the

@@ -18,8 +18,9 @@ extension Provider {
     /// offset and append requests) are one attempt's. The first call asks the target's resource
     /// whether it takes resumable uploads (`OPTIONS`): one that does not gets the whole file in
     /// one plain request of the target's method. A retried attempt (``RetryPolicy`` retries a
-    /// lost connection or a timeout of a resumable upload whatever its method: it is never
-    /// applied twice, see ``RequestContext/resumesTransfer``) asks the server for its offset and
+    /// lost connection or a timeout of a resumable upload whatever its method once its upload
+    /// resource exists: it is never applied twice, see ``RequestContext/resumesTransfer``; a
+    /// creation whose answer is lost is not retried) asks the server for its offset and
     /// sends the rest; so does a later call after this one failed or was cancelled, in this
     /// process or the next, while the file has not changed (a changed file is uploaded again,
     /// from its first byte, to a new upload resource; the old one is cancelled). Cancelling the
@@ -95,8 +96,8 @@ extension Provider {
     ///   - stateDirectory: Where its state is kept.
     /// - Returns: The server's answer to the `DELETE`, or `nil` when there was no unfinished upload
     ///   (nothing is sent).
-    /// - Throws: ``CourierError`` when the request fails; the state stays when the server answers
-    ///   with a server error.
+    /// - Throws: ``CourierError`` when the request fails; the state stays unless the server answers
+    ///   with a success or the resource is gone (404, 410; 403 for tus).
     @discardableResult
     public func cancelUpload(
         _ target: Target, of file: URL, stateDirectory: URL = ResumableUpload.defaultStateDirectory

@@ -151,7 +151,9 @@ public final class Provider<Target: TargetType>: Sendable {
         resilienceStates = ResilienceRegistry(providerPolicy: options.resilience)
         hasOwnClock = !(options.clock is SystemClock)
         chain = StageChain(
-            cache: options.cache, clock: options.clock, redirects: options.redirects, engine: transport)
+            StageChain.Parts(
+                cache: options.cache, cookies: options.cookies, clock: options.clock, redirects: options.redirects),
+            engine: transport)
         capabilities = transport.capabilities.union(options.cache == nil ? [] : .cachePolicy)
         trustBox = options.trust.map(TrustBox.init)
     }

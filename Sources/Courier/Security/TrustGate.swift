@@ -7,8 +7,8 @@ import Foundation
 /// The check before each exchange of a request with a trust policy reaches the engine (each
 /// redirect hop and each piece of a resumable transfer included): a request whose trust policy
 /// applies to its host goes only to an engine that enforces it, and never in plain HTTP to a
-/// pinned host. The provider puts it in the engine's place, as ``TrustGatedEngine``, only for a
-/// request that has a policy, so no other request pays for the check.
+/// pinned host. ``TrustGateStage`` runs it, the last stage above the engine, only in the chain of
+/// a request that has a policy, so no other request pays for the check.
 enum TrustGate {
     /// Lets `request` through to `engine`, or refuses it unsent.
     /// - Throws: ``TrustFailure/cleartext(host:)`` or ``TrustFailure/notEnforceable(host:reason:)``.
@@ -49,26 +49,5 @@ final class TrustBox: Sendable {
 
     init(_ policy: TrustPolicy) {
         self.policy = policy
-    }
-}
-
-/// The engine of an attempt whose request has a trust policy: ``TrustGate`` checks each exchange,
-/// then `base` sends it.
-struct TrustGatedEngine: Transport {
-    /// The engine that sends.
-    let base: any Transport
-    /// The request's policy.
-    let trust: TrustBox
-
-    var capabilities: TransportCapabilities { base.capabilities }
-
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try TrustGate.admit(request, trust.policy, to: base)
-        return try await base.send(request)
-    }
-
-    /// The engine that sends `engine`'s exchanges: its base when it is gated.
-    static func unwrapped(_ engine: any Transport) -> any Transport {
-        (engine as? TrustGatedEngine)?.base ?? engine
     }
 }

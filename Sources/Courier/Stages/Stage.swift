@@ -10,8 +10,9 @@ import Foundation
 /// (a cache hit) or sends through `next`, as many times as it needs (a redirect's hops, a
 /// validation, hedged copies).
 ///
-/// A new behaviour is one type conforming to this, in a folder of its own, and one line in
-/// ``StageChain/stages(cache:resilience:timeLimit:redirects:)``.
+/// A new behaviour is one type conforming to this, in a folder of its own, and one place in
+/// ``StageChain/Stages``, whose order is the one list. A request a stage sends itself (a redirect
+/// hop, a resumed piece, an upload's append) goes through `next`, so it passes every stage below.
 protocol Stage: Sendable {
     /// Handles `request`, sending what it sends through `next`.
     /// - Parameters:

@@ -27,15 +27,18 @@ public enum ResumableUpload {
 }
 
 /// What a resumable upload sends, where its state is kept, the protocol it speaks, whether the
-/// request cancels it instead, and whether the server takes resumable uploads: one that does not
-/// gets a plain request, which is retried only as its method allows
-/// (``RequestContext/resumesTransfer`` is then `false`).
+/// request cancels it instead, and whether a failed attempt of it can be resumed
+/// (``RequestContext/resumesTransfer``): not while its creation's answer is awaited (a retry could
+/// make a second upload resource), nor when the server does not take resumable uploads (it gets a
+/// plain request); then the attempt is retried only as its method allows.
 struct ResumableUploadSource: Sendable {
     let content: UploadSource.Content
     let stateDirectory: URL
     let speaking: ResumableUploadProtocol
     /// Whether the request cancels the upload (`DELETE` to its resource) rather than sending it.
     var cancelling = false
-    /// Set to `false` by the upload's stage when the server does not take resumable uploads.
+    /// Whether a failed attempt can be resumed: set by the upload's stage, `false` from the moment
+    /// its creation is sent until its state is saved, and when the server does not take
+    /// resumable uploads.
     let resumable = Locked(true)
 }

@@ -9,8 +9,8 @@ import Foundation
 extension ResumableUploadProtocol {
     /// What the server said of an append.
     enum AppendOutcome {
-        /// The upload ended: the response is the answer to it (one with a server error keeps the
-        /// resource for a retry to resume).
+        /// The upload's requests end: the response is the answer to it (only a success or a
+        /// resource that is gone ends the upload itself; see ``ResumableUploadProtocol/endsUpload(_:)``).
         case finished
         /// The bytes were taken; the server has this many.
         case advanced(to: Int64)
@@ -85,6 +85,13 @@ extension ResumableUploadProtocol {
     func isGone(_ status: Int) -> Bool {
         // tus lets a server answer 403 for an upload it does not know.
         status == 404 || status == 410 || (self == .tus && status == 403)
+    }
+
+    /// Whether an answer to a request of the upload ends it, so that its state goes: a success,
+    /// or a resource that is gone. Any other status (a 401 before a refresh, a 408, a 429, a
+    /// 5xx) is the attempt's answer, and the state stays for the retry or the next call to resume.
+    func endsUpload(_ status: Int) -> Bool {
+        (200..<300).contains(status) || isGone(status)
     }
 
     /// Whether the resource is complete, by an answer to `HEAD` that gave `offset`.

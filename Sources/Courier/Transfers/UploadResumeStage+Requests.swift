@@ -110,9 +110,11 @@ extension UploadResumeStage {
         return upload
     }
 
-    /// The upload resource a creation's answer names, resolved against the request's URL.
+    /// The upload resource a creation's answer names, resolved against the URL that answered (the
+    /// last hop's, when the creation was redirected), else the request's.
     static func location(of response: TransportResponse, _ request: TransportRequest) -> URL? {
-        guard let text = response.headerFields["Location"], let base = request.urlRequest.url else { return nil }
+        guard let text = response.headerFields["Location"], let base = response.response?.url ?? request.urlRequest.url
+        else { return nil }
         return URL(string: text, relativeTo: base)?.absoluteURL
     }
 }

@@ -14,8 +14,12 @@ import Foundation
 /// uploads (`OPTIONS`), so that a server that does not is never sent an empty upload: it gets the
 /// whole body in one plain request instead. A tus upload creates its resource at once, as tus
 /// clients do (the caller said the server speaks tus; servers often answer `OPTIONS` only at
-/// another path), and a success without `Tus-Resumable` fails the upload. Like ``ResumeStage``, it is put above the provider's chain
-/// only for such a request; every request goes through the chain.
+/// another path), and a success without `Tus-Resumable` fails the upload.
+///
+/// Like ``ResumeStage``, it is the first stage of the chain (``StageChain``), only in such a
+/// request's chain: every request it sends passes the stages below it, the cookie jar (a cookie
+/// the creation sets goes with the appends; a resource on another origin gets its own origin's
+/// cookies), the cache, the policy, the time limit, redirects and the trust gate.
 struct UploadResumeStage: Stage {
     /// What to upload, where its state is kept, and whether the server takes resumable uploads.
     let source: ResumableUploadSource
@@ -37,6 +41,7 @@ struct UploadResumeStage: Stage {
             return try await cancel(saved, request, context, chain, stateURL)
         }
         let upload = try UploadSource(source.content)
+        source.resumable.withLock { $0 = true }
         if let saved {
             if saved.matches(upload, speaking: speaking) {
                 switch try await offset(of: saved.location, upload.length, request, context, chain) {
@@ -83,6 +88,10 @@ struct UploadResumeStage: Stage {
         }
         var creation = request.urlRequest
         speaking.create(&creation, length: upload.length, name: upload.content.name)
+        // A creation whose answer is lost may have made a resource, which a retry would make
+        // again: until its state is saved the attempt is not a resumable transfer's (no engine
+        // shows the draft's `104 Upload Resumption Supported`, which could tell it earlier).
+        source.resumable.withLock { $0 = false }
         let created = try await chain(Self.bodiless(request, creation), context)
         try speaking.checkCreation(created)
         guard created.statusCode == 201, let location = Self.location(of: created, request) else {
@@ -93,6 +102,7 @@ struct UploadResumeStage: Stage {
             location: location, length: upload.length, modified: upload.modified, speaking: speaking,
             maxAppendSize: limits.maxAppendSize)
         guard state.write(to: stateURL) else { throw TransferError.cannotWriteFile(stateURL) }
+        source.resumable.withLock { $0 = true }
         let offset = UploadFields.integer(created.headerFields["Upload-Offset"]) ?? 0
         return try await append(
             from: offset, to: location, limit: limits.maxAppendSize, upload, request, context, chain, stateURL)
@@ -100,14 +110,15 @@ struct UploadResumeStage: Stage {
 
     /// Appends the body from `start` to the upload resource, at most `limit` bytes a request, until
     /// the server has it whole. A conflict (the server has another offset) is followed at most
-    /// twice in a row. The state is kept after a server error (5xx), so that a retry resumes.
+    /// twice in a row. The state is kept unless the server took the whole body or the resource is
+    /// gone: after any other answer (a 401, 408, 429, 5xx…) a retry or the next call resumes it.
     private func append(
         from start: Int64, to location: URL, limit: Int64?, _ upload: UploadSource, _ request: TransportRequest,
         _ context: ExchangeContext, _ chain: StageChain.Next, _ stateURL: URL
     ) async throws -> TransportResponse {
         var offset = start
         var conflicts = 0
-        let limit = Self.appendLimit(limit, speaking, engine: TrustGatedEngine.unwrapped(context.engine))
+        let limit = Self.appendLimit(limit, speaking, engine: context.engine)
         while conflicts <= 2, offset >= 0, offset <= upload.length {
             let count = min(upload.length - offset, max(limit ?? .max, 1))
             let last = offset + count == upload.length
@@ -115,7 +126,7 @@ struct UploadResumeStage: Stage {
             let response = try await chain(piece, context)
             switch speaking.outcome(of: response, end: offset + count, last: last) {
             case .finished:
-                if response.statusCode < 500 { try? FileManager.default.removeItem(at: stateURL) }
+                if speaking.endsUpload(response.statusCode) { try? FileManager.default.removeItem(at: stateURL) }
                 return response
             case .advanced(let reached):
                 // A server that took nothing is asked again, as for a conflict.
@@ -155,15 +166,15 @@ struct UploadResumeStage: Stage {
     /// 64 MiB with 32 MiB (scratch consumer against tuspyserver, 3 runs; loopback time no worse).
     static let linuxTusAppendSize: Int64 = 4 << 20
 
-    /// Cancels the upload `state` names (`DELETE` to its resource); its state is removed unless
-    /// the server answers with a server error.
+    /// Cancels the upload `state` names (`DELETE` to its resource); its state is removed when
+    /// the server answers with a success or the resource is gone, and kept otherwise.
     private func cancel(
         _ state: UploadState, _ request: TransportRequest, _ context: ExchangeContext, _ chain: StageChain.Next,
         _ stateURL: URL
     ) async throws -> TransportResponse {
         let delete = uploadRequest(state.location, method: "DELETE", from: request, speaking: state.speaking)
         let response = try await Provider<MultiTarget>.send(Self.bodiless(request, delete), through: chain, context)
-        if response.statusCode < 500 { try? FileManager.default.removeItem(at: stateURL) }
+        if state.speaking.endsUpload(response.statusCode) { try? FileManager.default.removeItem(at: stateURL) }
         return response
     }
 }

@@ -115,6 +115,6 @@ extension TransportCapabilities {
         let missing = required.subtracting(honoured)
         guard !missing.isEmpty else { return nil }
         return .unsupportedOptions(
-            missing, transport: String(describing: type(of: TrustGatedEngine.unwrapped(transport))))
+            missing, transport: String(describing: type(of: transport)))
     }
 }
