@@ -127,6 +127,9 @@ extension Provider {
         do {
             let request = try await requestClosure(endpoint)
             guard !Task.isCancelled else { return .failure(.cancelled) }
+            if let refusal = RequestValidationError.check(sending: endpoint.task) {
+                return .failure(.requestBuilding(refusal))
+            }
             return .success(request)
         } catch {
             return .failure(Self.failure(error) { $0 as? CourierError ?? .requestBuilding($0) })
