@@ -7,7 +7,9 @@ import Foundation
 /// Endpoints compare by the request they build, as Moya's do, so that one can be a dictionary key
 /// or be checked in a test:
 /// ```swift
-/// #expect(provider.endpoint(.zen) == Endpoint(url: "https://api.example.com/zen", …))
+/// let zen = Provider<GitHub>.defaultEndpointMapping(for: .zen)
+/// let seen: Set<Endpoint> = [zen, zen.replacing(sampleResponseClosure: { .networkResponse(500, Data()) })]
+/// print(seen.count)   // 1: the sample response is not compared
 /// ```
 /// Two endpoints are equal when their ``urlRequest()``s have the same method, URL (query included),
 /// header fields (names without case) and body, their ``Endpoint/Options`` are the same, and the
