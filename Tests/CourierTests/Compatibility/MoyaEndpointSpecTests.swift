@@ -110,3 +110,16 @@ struct MoyaEndpointSpecTests {
         #expect(method.supportsMultipart == supports)
     }
 }
+
+@Suite("Moya's multipart and progress names")
+struct MoyaMultipartProgressNamesTests {
+    @Test("a form written as an array literal of parts, as Moya's")
+    func formAsArrayLiteral() {
+        let form: MultipartFormData = [
+            MultipartFormBodyPart(content: .data(Data("a".utf8)), name: "a"),
+            MultipartFormBodyPart(content: .data(Data("b".utf8)), name: "b", fileName: "b.txt", mimeType: "text/plain"),
+        ]
+        #expect(form.parts.map(\.name) == ["a", "b"])
+        #expect(form.contentType.hasPrefix("multipart/form-data; boundary="))
+    }
+}
