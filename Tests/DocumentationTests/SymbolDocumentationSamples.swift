@@ -157,6 +157,15 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     _ = task
 }
 
+// Endpoint+Equality.swift#1
+@Sendable func endpointEqualityExample1() async throws {
+    let zen = Provider<GitHub>.defaultEndpointMapping(for: .zen)
+    let seen: Set<Endpoint> = [zen, zen.replacing(sampleResponseClosure: { .networkResponse(500, Data()) })]
+    print(seen.count)   // 1: the sample response is not compared
+    _ = zen
+    _ = seen
+}
+
 // Endpoint+URL.swift#1
 @Sendable func endpointURLExample1() async throws {
     let staging = Provider<GitHub>(endpointClosure: { target in

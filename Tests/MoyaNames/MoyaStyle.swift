@@ -48,3 +48,9 @@ let zenURL = URL(target: GitHub.zen)
 let inflight = provider.inflightRequests.count
 let part: FormDataProvider = .data(Data())
 let transportError = TransportFailure(kind: .timedOut, underlying: URLError(.timedOut)).underlying
+let report = ProgressResponse(progress: 1, completedBytes: 1, expectedBytes: 1)
+let reportDone = report.completed
+let reportObject = report.progressObject
+let literalForm: MultipartFormData = [MultipartFormBodyPart(provider: .data(Data()), name: "a")]
+let sameEndpoint = provider.endpoint(.zen) == provider.endpoint(.zen)
+let postTakesForms = HTTPMethod.post.supportsMultipart

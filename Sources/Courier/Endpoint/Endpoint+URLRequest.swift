@@ -146,6 +146,20 @@ extension RequestValidationError {
     }
 }
 
+extension RequestValidationError {
+    /// The reason a provider refuses to send the request of `task` although it builds: a
+    /// multipart form without parts (RFC 2046 asks for at least one; Moya stops the program when
+    /// it sends one). `nil` when it may be sent.
+    static func check(sending task: HTTPTask) -> RequestValidationError? {
+        switch task {
+        case .uploadMultipartFormData(let form), .uploadCompositeMultipartFormData(let form, _):
+            form.parts.isEmpty ? .emptyMultipartFormData : nil
+        default:
+            nil
+        }
+    }
+}
+
 extension HTTPTask {
     /// Returns `request` with this task's body and parameters applied.
     func apply(to request: URLRequest) throws(CourierError) -> URLRequest {
@@ -185,11 +199,12 @@ extension HTTPTask {
         }
     }
 
-    /// Sets the multipart `Content-Type`; the transport encodes the body when it sends it.
+    /// Sets the multipart `Content-Type`; the transport encodes the body when it sends it. A form
+    /// without parts builds, as in Moya; a provider refuses to send it
+    /// (``RequestValidationError/check(sending:)``).
     private static func multipart(_ form: MultipartFormData, into request: URLRequest) throws(CourierError)
         -> URLRequest
     {
-        guard !form.parts.isEmpty else { throw .requestBuilding(RequestValidationError.emptyMultipartFormData) }
         var request = request
         request.setHeaderField(form.contentType, named: "Content-Type")
         return request

@@ -33,4 +33,21 @@ public enum BodySummary {
     static func binary(_ data: Data, contentType: String?) -> String {
         "<\(data.count) bytes of \(contentType ?? "binary data")>"
     }
+
+    /// Where a body sent from elsewhere than `httpBody` comes from, as Moya's logger shows a body
+    /// stream: `a file of 300 bytes`, `a multipart form of 2 parts`, `a stream of 10 bytes`; `nil`
+    /// for the request's own body. Names and paths are left out: they may carry what redaction hides.
+    static func source(_ body: TransportRequest.Body) -> String? {
+        switch body {
+        case .inline:
+            return nil
+        case .file(let url):
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+            return "a file" + (size.map { " of \($0) byte\($0 == 1 ? "" : "s")" } ?? "")
+        case .multipart(let form):
+            return "a multipart form of \(form.parts.count) part\(form.parts.count == 1 ? "" : "s")"
+        case .stream(let stream):
+            return "a stream" + (stream.length.map { " of \($0) byte\($0 == 1 ? "" : "s")" } ?? "")
+        }
+    }
 }

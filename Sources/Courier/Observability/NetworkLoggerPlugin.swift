@@ -85,9 +85,26 @@ public struct NetworkLoggerPlugin: ObservingPlugin {
     ) {
         let now = configuration.clock()
         let start = starts.withLock { $0.removeValue(forKey: metrics.requestID) } ?? now
-        configuration.output(
-            target,
-            resultEntries(result, target: target, metrics: metrics, elapsed: now.timeIntervalSince(start), date: now))
+        let elapsed = now.timeIntervalSince(start)
+        let count = metrics.attempts.count
+        let timing = "(\(Int((elapsed * 1000).rounded())) ms, \(count) attempt\(count == 1 ? "" : "s"))"
+        var entries = resultEntries(
+            result, target: target, id: " \(metrics.requestID)", timing: " \(timing)", date: now)
+        if case .failure = result, let refusal = metrics.attempts.last?.retryRefusal {
+            entries[0] += "; no retry: \(refusal)"
+        }
+        configuration.output(target, entries)
+    }
+
+    /// Logs a result given without metrics, as Moya's logger does in `didReceive(_:target:)`: for
+    /// code that calls it directly, on the logger or through `any PluginType`. A provider calls
+    /// ``didReceive(_:target:metrics:)``, so a request is logged once.
+    /// - Parameters:
+    ///   - result: The final result.
+    ///   - target: The target that was requested.
+    public func didReceive(_ result: Result<Response, CourierError>, target: any TargetType) {
+        let date = configuration.clock()
+        configuration.output(target, resultEntries(result, target: target, id: "", timing: "", date: date))
     }
 
     /// Logs the end of a streamed response: how it ended, the bytes and events read and the time
@@ -119,14 +136,17 @@ public struct NetworkLoggerPlugin: ObservingPlugin {
             configuration.formatter.entry(identifier, message, target, date)
         }
         if options.contains(.formatRequestAscURL) {
-            let command = request.cURLDescription(
+            let command = prepared.requestWithSessionHeaders.cURLDescription(
                 redaction: configuration.redaction, maximumBodyBytes: configuration.maximumBodyBytes)
             return [entry("Request \(id) attempt \(prepared.attempt)", command)]
         }
         let line = redaction.requestLine(request, includesMethod: options.contains(.requestMethod))
         var entries = [entry("Request \(id) attempt \(prepared.attempt)", line)]
         if options.contains(.requestHeaders) {
-            entries.append(entry("Request Headers \(id)", headerList(request.allHTTPHeaderFields ?? [:])))
+            entries.append(entry("Request Headers \(id)", headerList(Self.headers(of: prepared))))
+        }
+        if options.contains(.requestBody), let source = BodySummary.source(prepared.body) {
+            entries.append(entry("Request Body Stream \(id)", source))
         }
         if options.contains(.requestBody), let body = request.httpBody, !body.isEmpty {
             entries.append(
@@ -137,48 +157,53 @@ public struct NetworkLoggerPlugin: ObservingPlugin {
         return entries
     }
 
+    /// The result's entries; `id` and `timing` are appended as they are (empty without metrics).
     private func resultEntries(
-        _ result: Result<Response, CourierError>, target: any TargetType, metrics: RequestMetrics,
-        elapsed: TimeInterval,
-        date: Date
+        _ result: Result<Response, CourierError>, target: any TargetType, id: String, timing: String, date: Date
     ) -> [String] {
-        let id = metrics.requestID
         let entry = { (identifier: String, message: String) in
             configuration.formatter.entry(identifier, message, target, date)
         }
-        let count = metrics.attempts.count
-        let timing = "(\(Int((elapsed * 1000).rounded())) ms, \(count) attempt\(count == 1 ? "" : "s"))"
         let response: Response?
         let isError: Bool
         var entries: [String]
         switch result {
         case .success(let success):
             (response, isError) = (success, false)
-            entries = [entry("Response \(id)", "\(success.statusCode) \(describe(success.request)) \(timing)")]
+            entries = [entry("Response\(id)", "\(success.statusCode) \(describe(success, target: target))\(timing)")]
         case .failure(let error):
             (response, isError) = (error.response, true)
-            var message = "\(error.errorDescription(redaction: redaction)) \(timing)"
-            if let refusal = metrics.attempts.last?.retryRefusal { message += "; no retry: \(refusal)" }
-            entries = [entry("Error \(id)", message)]
+            entries = [entry("Error\(id)", "\(error.errorDescription(redaction: redaction))\(timing)")]
         }
         guard let response else { return entries }
         if configuration.logOptions.contains(.responseHeaders), let http = response.response {
             let headers = Dictionary(
                 http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, uniquingKeysWith: { $1 })
-            entries.append(entry("Response Headers \(id)", headerList(headers)))
+            entries.append(entry("Response Headers\(id)", headerList(headers)))
         }
         let wantsBody = configuration.logOptions.contains(isError ? .errorResponseBody : .successResponseBody)
         if wantsBody, !response.data.isEmpty {
             let type = response.response?.value(forHTTPHeaderField: "Content-Type")
-            entries.append(entry("Response Body \(id)", bodyText(response.data, contentType: type, request: false)))
+            entries.append(entry("Response Body\(id)", bodyText(response.data, contentType: type, request: false)))
         }
         return entries
     }
 
     private var redaction: Redaction { configuration.redaction }
 
-    private func describe(_ request: URLRequest?) -> String {
-        request.map { redaction.requestLine($0) } ?? ""
+    /// The request line of `response`'s request; without one, the URL it came from, or the
+    /// target's, as Moya's logger names a response without a request.
+    private func describe(_ response: Response, target: any TargetType) -> String {
+        if let request = response.request { return redaction.requestLine(request) }
+        return redaction.urlString((response.response?.url ?? target.url).absoluteString)
+    }
+
+    /// The request's header fields over the engine's own, names compared without case.
+    private static func headers(of prepared: PreparedRequest) -> [String: String] {
+        let own = prepared.request.allHTTPHeaderFields ?? [:]
+        guard !prepared.sessionHeaders.isEmpty else { return own }
+        let names = Set(own.keys.map { $0.lowercased() })
+        return own.merging(prepared.sessionHeaders.filter { !names.contains($0.key.lowercased()) }) { mine, _ in mine }
     }
 
     private func headerList(_ headers: [String: String]) -> String {

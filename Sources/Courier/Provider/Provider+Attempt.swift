@@ -111,7 +111,9 @@ extension Provider {
         case .failure(let failure): return .failure(failure)
         }
 
-        let prepared = PreparedRequest(request: request, attempt: attempt, requestID: setup.requestID)
+        let session = plugins.isEmpty || setup.stubbed ? [:] : transport.sessionHeaders
+        let prepared = PreparedRequest(
+            request: request, attempt: attempt, requestID: setup.requestID, sessionHeaders: session, body: setup.body)
         // By index, as in Provider+Pipeline: iterating copies each plugin out of the array.
         for index in plugins.indices {
             plugins[index].willSend(prepared, target: target)
@@ -125,7 +127,9 @@ extension Provider {
         // The jar's cookies are part of the request as sent, so the observation shows them.
         request = context.outgoing(request)
         if !plugins.isEmpty {
-            let transmitted = PreparedRequest(request: request, attempt: attempt, requestID: setup.requestID)
+            let transmitted = PreparedRequest(
+                request: request, attempt: attempt, requestID: setup.requestID, sessionHeaders: session,
+                body: setup.body)
             for index in plugins.indices {
                 plugins[index].willTransmit(transmitted, target: target)
             }

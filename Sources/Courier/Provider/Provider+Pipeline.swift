@@ -18,9 +18,12 @@ extension Provider {
     /// A streamed request (`streaming`) never joins another: its body goes to one caller.
     /// A resumable download (`resumingInto`) or upload (`uploading`) never joins another either:
     /// its file is its own.
+    /// `handOff` gets the processed result before this returns (a completion handler); the callers
+    /// of a joined request run `process` and `handOff` one after another, in the order they joined.
     func perform(
         _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil,
-        resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil
+        resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil,
+        handOff: (@Sendable (Result<Response, CourierError>) async -> Void)? = nil
     ) async -> Result<Response, CourierError> {
         let endpoint = endpoint(for: target, streaming: streaming)
         let outcome: Result<Response, CourierError>
@@ -29,16 +32,27 @@ extension Provider {
         } else if trackInflights, streaming == nil, let request = try? endpoint.urlRequest(),
             let key = RequestKey.joining(request, task: endpoint.task)
         {
-            outcome = await inflights.perform(key: key, progress: progress) { shared in
-                await self.exchange(target, endpoint, shared)
-            }
+            return await inflights.perform(
+                key: key, progress: progress,
+                work: { shared in await self.exchange(target, endpoint, shared) },
+                deliver: { outcome in await self.deliver(outcome, target, handOff) })
         } else {
             outcome = await exchange(target, endpoint, progress, streaming: streaming)
         }
+        return await deliver(outcome, target, handOff)
+    }
+
+    /// Runs every plugin's `process` on `outcome`, then `handOff`, and returns the processed result.
+    @inline(__always)
+    private func deliver(
+        _ outcome: Result<Response, CourierError>, _ target: Target,
+        _ handOff: (@Sendable (Result<Response, CourierError>) async -> Void)?
+    ) async -> Result<Response, CourierError> {
         var result = outcome
         for index in transformingPlugins.indices {
             result = await transformingPlugins[index].process(result, target: target)
         }
+        await handOff?(result)
         return result
     }
 
@@ -135,6 +149,9 @@ extension Provider {
         do {
             let request = try await requestClosure(endpoint)
             guard !Task.isCancelled else { return .failure(.cancelled) }
+            if let refusal = RequestValidationError.check(sending: endpoint.task) {
+                return .failure(.requestBuilding(refusal))
+            }
             return .success(request)
         } catch {
             return .failure(Self.failure(error) { $0 as? CourierError ?? .requestBuilding($0) })

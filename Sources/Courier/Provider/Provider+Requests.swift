@@ -67,11 +67,17 @@ extension Provider {
                 deliveredBefore: { await withCheckedContinuation { done in queue.async { done.resume() } } })
         }
         let task = Task {
-            let result = await perform(target, progress: reporter)
-            if case .success(let response) = result { reporter?.finish(with: response) }
-            queue.async {
-                open.withLock { $0 = false }
-                completion(result)
+            // Handed off inside the pipeline, so that the completions of joined requests run in
+            // the order their callers joined, while the request is still listed as in flight.
+            _ = await perform(target, progress: reporter) { result in
+                if case .success(let response) = result { reporter?.finish(with: response) }
+                await withCheckedContinuation { (delivered: CheckedContinuation<Void, Never>) in
+                    queue.async {
+                        open.withLock { $0 = false }
+                        completion(result)
+                        delivered.resume()
+                    }
+                }
             }
         }
         return CancellableTask(task: task)

@@ -42,6 +42,15 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
         self == .get || self == .head || self == .delete
     }
 
+    /// Whether this method may carry a `multipart/form-data` body, as Moya's `Method` says: `POST`,
+    /// `PUT`, `PATCH` and `CONNECT`.
+    ///
+    /// Courier refuses a multipart body only on a method that ``forbidsBody``; this property is
+    /// for code that follows Moya's stricter rule.
+    public var supportsMultipart: Bool {
+        self == .post || self == .put || self == .patch || self == .connect
+    }
+
     /// Whether a request with this method must not carry a body (`GET`, `HEAD`).
     ///
     /// URLSession rejects such requests (on Linux with error -1103), so Courier refuses them

@@ -121,3 +121,17 @@ public struct MultipartFormData: Sendable {
         return "courier.boundary.\(random)"
     }
 }
+
+extension MultipartFormData: ExpressibleByArrayLiteral {
+    /// An empty form with a random boundary: append its parts.
+    public init() {
+        self.init(boundary: nil)
+    }
+
+    /// A form of these parts, with a random boundary, as Moya's `MultipartFormData` is written:
+    /// `[MultipartFormBodyPart(provider: .data(data), name: "file")]`.
+    /// - Parameter parts: The parts, in order.
+    public init(arrayLiteral parts: Part...) {
+        self.init(parts: parts)
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Bytes moved so far by one attempt, as a transport reports them.
 public struct TransferProgress: Sendable, Hashable {
     /// Which way the bytes go.
@@ -62,4 +64,18 @@ public struct ProgressResponse: Sendable {
 
     /// Whether this is the last report, carrying the response.
     public var isCompleted: Bool { response != nil }
+
+    /// Moya's name of ``isCompleted``.
+    @available(*, deprecated, renamed: "isCompleted")
+    public var completed: Bool { isCompleted }
+
+    /// Moya's `progressObject`: a new `Progress` with this report's counts (bytes; a unit count
+    /// of -1, indeterminate, when the total is unknown). Courier keeps no `Progress` of its own:
+    /// it is not `Sendable`.
+    @available(*, deprecated, message: "Use progress, completedBytes and expectedBytes.")
+    public var progressObject: Progress? {
+        let object = Progress(totalUnitCount: expectedBytes ?? -1)
+        object.completedUnitCount = completedBytes
+        return object
+    }
 }

@@ -96,6 +96,9 @@ public struct UploadStream: Sendable {
         }
     }
 
+    /// What tells this stream (and its copies) from any other made apart: its one lock.
+    var identity: ObjectIdentifier { ObjectIdentifier(opened) }
+
     /// Whether the body can be sent (again): always for a replayable stream, once otherwise.
     public var canBeSent: Bool {
         isReplayable || !opened.value

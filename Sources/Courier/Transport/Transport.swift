@@ -49,9 +49,17 @@ public protocol Transport: Sendable {
     /// default. A request asking for an option not in the set is refused before it is sent; a
     /// ``TransportRequest/timeout`` the transport does not enforce, the provider enforces.
     var capabilities: TransportCapabilities { get }
+
+    /// The header fields the engine adds to every request itself (a session's `User-Agent`, say),
+    /// which plugins do not see in the request; none by default. A logger shows them, as Moya's
+    /// `RequestType.sessionHeaders` (``PreparedRequest/sessionHeaders``).
+    var sessionHeaders: [String: String] { get }
 }
 
 extension Transport {
     /// None: the provider refuses requests that ask for options and enforces timeouts itself.
     public var capabilities: TransportCapabilities { [] }
+
+    /// None.
+    public var sessionHeaders: [String: String] { [:] }
 }

@@ -57,7 +57,8 @@ extension URLSessionTransport {
     /// `Accept-Language: en;q=1.0`. `Accept-Encoding` is left to the platform, which lists exactly
     /// the encodings it decodes (`deflate, gzip, br, zstd` on Linux with libcurl 7.88; gzip,
     /// deflate and br on Apple platforms). These headers are added by the session, so plugins do
-    /// not see them in the request, as with Moya.
+    /// not see them in the request, as with Moya; they see them in
+    /// ``PreparedRequest/sessionHeaders`` (``sessionHeaders``), and the logger shows them.
     public static let defaultHeaders: [String: String] = [
         "User-Agent": DefaultHeaders.userAgent(),
         "Accept-Language": DefaultHeaders.acceptLanguage(Locale.preferredLanguages),

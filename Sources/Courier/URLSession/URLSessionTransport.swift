@@ -51,7 +51,14 @@ public final class URLSessionTransport: Transport {
     public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration) {
         self.configuration = configuration
         self.lane = SessionLane(configuration: configuration)
+        self.sessionHeaders = Dictionary(
+            (configuration.httpAdditionalHeaders ?? [:]).map { ("\($0.key)", "\($0.value)") },
+            uniquingKeysWith: { first, _ in first })
     }
+
+    /// The configuration's `httpAdditionalHeaders` (``defaultHeaders`` by default): the session
+    /// adds them to every request. `Accept-Encoding` is the platform's, not listed here.
+    public let sessionHeaders: [String: String]
 
     deinit {
         lane.session.finishTasksAndInvalidate()

@@ -62,14 +62,16 @@ extension HAR {
 }
 
 extension HAR.Entry {
-    /// The recorded response's body.
+    /// The recorded response's body, its text in its charset (`HAR+Text`).
     var responseBody: Data {
-        HAR.data(of: response.content.text, base64: response.content.encoding == "base64")
+        (try? recordedResponseBody()) ?? HAR.data(of: response.content.text, base64: false)
     }
 
-    /// The recorded request's body.
+    /// The recorded request's body, its text in its charset (UTF-8 when that cannot encode it).
     var requestBody: Data {
-        HAR.data(of: request.postData?.text, base64: request.postData?.encoding == "base64")
+        let base64 = request.postData?.encoding == "base64"
+        let text = request.postData?.text
+        return (try? HAR.data(of: text, base64: base64, charset: requestCharset)) ?? HAR.data(of: text, base64: base64)
     }
 
     /// The recorded response's header fields.

@@ -18,6 +18,8 @@ import Foundation
 /// URL by default), each entry once unless the order is ``ReplayOrder/firstMatch``. A request no
 /// entry matches fails with ``HARReplayError/unmatched(request:nearest:)``, which names the nearest
 /// entries and how each differs. An entry recorded without an answer (status 0) fails as it did.
+/// A recorded text is answered in the charset its content type names, and must have the recorded
+/// size (``HARReplayError/bodySizeMismatch(request:size:bytes:charset:)``).
 /// Faults can replace an answer (``inject(_:atExchange:)``).
 public final class HARReplayer: Transport, Sendable {
     private struct State {
@@ -99,14 +101,31 @@ public final class HARReplayer: Transport, Sendable {
             try await Task.sleep(nanoseconds: UInt64(max(0, wait * factor) * 1_000_000))
         }
         let url = request.urlRequest.url ?? URL(fileURLWithPath: "/")
+        if entry.failure == nil { try Self.checkBody(of: entry, request: Self.line(redacted)) }
         if let fault { return try await ReplayAnswer.faulted(fault, entry: entry, request: request, url: url) }
         if let failure = entry.failure { throw failure }
-        let kept = entry.responseBody.count
-        if entry.courier?.truncated == true || (entry.response.content.size ?? 0) > kept {
-            let size = max(entry.response.content.size ?? 0, entry.response.bodySize ?? 0)
-            throw HARReplayError.bodyNotRecorded(request: Self.line(redacted), recorded: kept, size: size)
-        }
         return try ReplayAnswer.response(entry, to: request, url: url, timing: timing)
+    }
+
+    /// Checks that the bytes `entry`'s answer stands for are known and whole: its text encodes in
+    /// its charset, and its recorded size agrees.
+    private static func checkBody(of entry: HAR.Entry, request line: String) throws(HARReplayError) {
+        let body: Data
+        do {
+            body = try entry.recordedResponseBody()
+        } catch {
+            guard case .notEncodable(let charset) = error else { return }
+            throw .textNotEncodable(request: line, charset: charset)
+        }
+        let size = entry.response.content.size ?? -1
+        let charset = entry.responseCharset
+        if entry.courier?.truncated == true || (size > body.count && charset == nil) {
+            let whole = max(size, entry.response.bodySize ?? 0)
+            throw .bodyNotRecorded(request: line, recorded: body.count, size: whole)
+        }
+        if size >= 0, size != body.count {
+            throw .bodySizeMismatch(request: line, size: size, bytes: body.count, charset: charset)
+        }
     }
 
     /// The entry that answers, and the fault that replaces it, if any.
@@ -123,10 +142,11 @@ public final class HARReplayer: Transport, Sendable {
             // The nearest among every entry, an entry already played said so.
             let all = entries.indices.map { index in
                 var reasons = matching.differences(request, body: body, from: entries[index])
-                if order == .inOrder, state.used.contains(index) { reasons.append("already played") }
+                if order == .inOrder, state.used.contains(index) { reasons.append(Self.playedReason) }
                 return (index, reasons)
             }
-            let nearest = all.sorted { $0.1.count < $1.1.count }.prefix(3).map { index, reasons in
+            // Fewest differences first; at equal counts, an entry only played before another.
+            let nearest = all.sorted { Self.nearer($0, than: $1) }.prefix(3).map { index, reasons in
                 let entry = entries[index].request
                 return "#\(index + 1) \(entry.method) \(entry.url): differs in \(reasons.joined(separator: ", "))"
             }
@@ -136,6 +156,18 @@ public final class HARReplayer: Transport, Sendable {
         }
         return try result.get()
     }
+
+    /// Whether `lhs` is nearer a request than `rhs`: fewer differences besides having been played,
+    /// then not played, then earlier in the file.
+    private static func nearer(_ lhs: (Int, [String]), than rhs: (Int, [String])) -> Bool {
+        func key(_ entry: (Int, [String])) -> (Int, Int, Int) {
+            let played = entry.1.contains(playedReason) ? 1 : 0
+            return (entry.1.count - played, played, entry.0)
+        }
+        return key(lhs) < key(rhs)
+    }
+
+    private static let playedReason = "already played"
 
     /// The request as the file would have it: URL and header values redacted.
     private func redactedRequest(_ request: URLRequest) -> URLRequest {
