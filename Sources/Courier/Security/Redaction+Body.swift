@@ -32,8 +32,10 @@ extension Redaction {
         if let encoding = Self.utf16Encoding(of: data, type: type),
             let text = String(data: data.count % 2 == 0 ? data : data.dropLast(), encoding: encoding)
         {
-            // Read as UTF-8, written back in the body's own encoding.
-            let redacted = body(Data(text.utf8), contentType: contentType, depth: depth)
+            // Read as UTF-8 (labelled so, or it would be taken for UTF-16 again), written back in
+            // the body's own encoding.
+            let utf8Type = type.replacingOccurrences(of: "charset=utf-16", with: "charset=utf-8")
+            let redacted = body(Data(text.utf8), contentType: utf8Type, depth: depth)
             return String(decoding: redacted, as: UTF8.self).data(using: encoding) ?? Data(Self.mask.utf8)
         }
         if type.contains("x-www-form-urlencoded") {

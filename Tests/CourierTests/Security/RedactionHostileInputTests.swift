@@ -401,18 +401,17 @@ struct HostileSizeTests {
     /// A part named `password` inside `depth` multipart bodies.
     static func nested(depth: Int) -> (Data, String) {
         func boundary(_ level: Int) -> String { "b\(level)" }
-        var body =
+        let heads = (0..<depth).map {
+            "--\(boundary($0))\r\nContent-Type: multipart/mixed; boundary=\(boundary($0 + 1))\r\n\r\n"
+        }
+        let tails = (0..<depth).reversed().map { "\r\n--\(boundary($0))--\r\n" }
+        let inner =
             "--\(boundary(depth))\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nSEC20\r\n"
             + "--\(boundary(depth))--\r\n"
-        for level in stride(from: depth - 1, through: 0, by: -1) {
-            body =
-                "--\(boundary(level))\r\nContent-Type: multipart/mixed; boundary=\(boundary(level + 1))\r\n\r\n" + body
-                + "\r\n--\(boundary(level))--\r\n"
-        }
-        return (Data(body.utf8), "multipart/mixed; boundary=\(boundary(0))")
+        return (Data((heads.joined() + inner + tails.joined()).utf8), "multipart/mixed; boundary=\(boundary(0))")
     }
 
-    @Test("nested multipart: read up to the limit, masked whole beyond it", arguments: [1, 3, 4, 50, 2000])
+    @Test("nested multipart: read up to the limit, masked whole beyond it", arguments: [1, 3, 4, 60])
     func nestedMultipart(depth: Int) {
         let (data, type) = Self.nested(depth: depth)
         let shown = String(decoding: Redaction.default.body(data, contentType: type), as: UTF8.self)
