@@ -9,9 +9,16 @@ import Foundation
 ///
 /// By default Courier hides, everywhere it writes text:
 /// - the user information of a URL (`https://ann:secret@host` reads `https://***@host`);
-/// - the values of the headers in ``defaultHeaders`` (`Authorization`, `Cookie`, API-key headers…);
-/// - the values of query items, form fields and JSON members whose names are in
-///   ``defaultFieldNames`` (`access_token`, `password`, `api_key`…), compared without case.
+/// - the values of the headers in ``defaultHeaders`` (`Authorization`, `Cookie`, API-key headers…)
+///   and of any header whose name holds a word of ``defaultCredentialWords`` (`PRIVATE-TOKEN`);
+/// - the values of query items, form fields, JSON members and multipart parts whose names are in
+///   ``defaultFieldNames`` (`access_token`, `password`, `api_key`…), compared without case, also
+///   nested (`user[password]`) or holding a credential word (`password_confirmation`);
+/// - the same in a URL's fragment, in the URLs of `Location`, `Link` and `Refresh` fields, and in
+///   every kind of text body ``body(_:contentType:)`` reads.
+///
+/// A secret in a URL's path (a webhook's token, `/bot<token>/send`) is not hidden: nothing tells
+/// it from any other path segment. Send secrets in headers or the query.
 ///
 /// Add your own names where they are configured, such as the logger's:
 /// ```swift
