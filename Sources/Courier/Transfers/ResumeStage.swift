@@ -7,10 +7,11 @@ import Foundation
 /// One attempt of a ``ResumableDownload``: asks the provider's chain of stages for the bytes the
 /// partial file lacks (`Range` and `If-Range` with the saved validator), appends a 206's range
 /// after checking its `Content-Range`, its `Content-Length` and its validator, starts over on a 200
-/// (or a 206 of another version), and returns the whole file as a 200 once complete. It is put
-/// above the provider's chain only for such a download, so it costs nothing to any other request;
-/// every piece goes through the chain (the cache passes ranges through; the resilience policy,
-/// redirects and the engine apply to each piece), and over an engine that does not enforce time
+/// (or a 206 of another version), and returns the whole file as a 200 once complete. It is the
+/// first stage of the chain only for such a download, so it costs nothing to any other request;
+/// every piece goes through the stages below it (the jar, the cache passing ranges through, the
+/// resilience policy, redirects, the trust gate and the engine apply to each piece), and over an
+/// engine that does not enforce time
 /// limits itself, each wait of a piece is bounded here (``PieceTimeLimit``).
 ///
 /// A failure while the body arrives leaves the bytes received on disk and the state beside them,
