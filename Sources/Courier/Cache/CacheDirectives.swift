@@ -158,27 +158,7 @@ struct CacheDirectives: Sendable {
 
     /// ``items(_:)`` of any line, by `Character` (and what the tests hold the byte path to).
     static func characterItems(_ line: String) -> [Item] {
-        var items: [Item] = []
-        var current = ""
-        var quoted = false
-        var escaped = false
-        for character in line {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if quoted && character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                quoted.toggle()
-            } else if character == "," && !quoted {
-                items.append(item(current))
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        items.append(item(current))
-        return items
+        QuotedString.pieces(of: line, separatedBy: ",").map(item)
     }
 
     /// One item: the lower-case name and its trimmed value.

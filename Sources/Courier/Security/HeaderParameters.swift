@@ -18,26 +18,7 @@ enum HeaderParameters {
 
     /// Each `key=value` after the first `;`, keys lowercased, quoted values unquoted.
     static func parameters(of field: String) -> [(String, String)] {
-        var pieces: [String] = []
-        var current = ""
-        var quoted = false
-        var escaped = false
-        for character in field {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if quoted && character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                quoted.toggle()
-            } else if character == ";" && !quoted {
-                pieces.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        pieces.append(current)
+        let pieces = QuotedString.pieces(of: field, separatedBy: ";")
         return pieces.dropFirst().compactMap { piece in
             let pair = piece.split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { return nil }

@@ -14,4 +14,30 @@ enum QuotedString {
         }
         return (value, index < text.endIndex ? text[text.index(after: index)...] : text[index...])
     }
+
+    /// `text` cut at each `separator` outside a quoted string, the quotes removed and each
+    /// `\`-escaped character taken as itself inside them: `a="x,y", b` → `a=x,y`, ` b`.
+    static func pieces(of text: String, separatedBy separator: Character) -> [String] {
+        var pieces: [String] = []
+        var current = ""
+        var quoted = false
+        var escaped = false
+        for character in text {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if quoted && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if character == separator && !quoted {
+                pieces.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        pieces.append(current)
+        return pieces
+    }
 }
