@@ -22,6 +22,7 @@ struct AsyncHTTPClientEngine: Sendable {
     /// idempotent request whose body can be sent again is sent once more on a new connection, as
     /// URLSessionTransport does; ``TransportResponse/resends`` counts it. Anything else fails.
     func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if Self.readsWhole(request) { return try await sendWhole(request) }
         let deadline = ExchangeDeadline(request.timeout, timers: timers)
         defer { deadline.end() }
         var resends = 0
@@ -54,12 +55,12 @@ struct AsyncHTTPClientEngine: Sendable {
     }
 
     /// The most times a request is sent again because its connection closed unanswered.
-    private static let maximumResends = 1
+    static let maximumResends = 1
 
     /// Whether a request whose connection closed before an answer may go again: idempotent (the
     /// server may have acted on anything else), not cancelled, and with a body that can be sent
     /// again (none or its own bytes, a file, a form; a stream only if it can be read again).
-    private static func mayResend(_ request: TransportRequest, after failure: any Error) -> Bool {
+    static func mayResend(_ request: TransportRequest, after failure: any Error) -> Bool {
         guard (failure as? TransportFailure)?.kind == .connectionLost, request.isIdempotent, !Task.isCancelled else {
             return false
         }

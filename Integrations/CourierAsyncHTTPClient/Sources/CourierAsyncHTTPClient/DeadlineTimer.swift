@@ -59,6 +59,28 @@ final class DeadlineTimer: Sendable {
         }
     }
 
+    /// Runs `work` on the caller's task; when the timer fires while it runs (or fired before),
+    /// `cancel` ends it, and its failure is reported as `TransportFailure.Kind.timedOut`. No task of
+    /// its own: for work that can be cancelled from outside (AsyncHTTPClient's delegate API).
+    func guarding<Value: Sendable>(
+        cancel: @escaping @Sendable () -> Void, _ work: () async throws -> Value
+    ) async throws -> Value {
+        let expired = state.withLockedValue { state in
+            if !state.fired { state.cancelRunning = cancel }
+            return state.fired
+        }
+        if expired { cancel() }
+        defer { state.withLockedValue { $0.cancelRunning = nil } }
+        do {
+            return try await work()
+        } catch {
+            if state.withLockedValue({ $0.fired }) {
+                throw TransportFailure(kind: .timedOut, underlyingError: HTTPClientError.deadlineExceeded)
+            }
+            throw error
+        }
+    }
+
     /// Cancels the limit.
     func stop() {
         timers.cancel(token)

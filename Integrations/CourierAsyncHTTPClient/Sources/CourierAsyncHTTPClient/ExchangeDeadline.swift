@@ -32,6 +32,16 @@ struct ExchangeDeadline: Sendable {
         return try await timer.run(work)
     }
 
+    /// Runs `work` on the caller's task, `cancel` called when the deadline passes while it runs (or
+    /// at once when it passed before), and the failure that follows reported as
+    /// `TransportFailure.Kind.timedOut`: for an engine task that can be cancelled from outside.
+    func guarding<Value: Sendable>(
+        cancel: @escaping @Sendable () -> Void, _ work: () async throws -> Value
+    ) async throws -> Value {
+        guard let timer else { return try await work() }
+        return try await timer.guarding(cancel: cancel, work)
+    }
+
     /// Stops the timer: the exchange is over, and must not hold a timer until its deadline.
     func end() {
         timer?.stop()

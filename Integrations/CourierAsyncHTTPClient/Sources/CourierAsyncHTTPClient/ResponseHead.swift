@@ -22,11 +22,19 @@ struct ResponseHead: Sendable {
     let protocolVersion: String
 
     init(_ response: HTTPClientResponse, request: TransportRequest) {
-        statusCode = Int(response.status.code)
-        fields = HeaderFields(response.headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
+        self.init(status: response.status, headers: response.headers, version: response.version, request: request)
+    }
+
+    init(_ head: HTTPResponseHead, request: TransportRequest) {
+        self.init(status: head.status, headers: head.headers, version: head.version, request: request)
+    }
+
+    private init(status: HTTPResponseStatus, headers: HTTPHeaders, version: HTTPVersion, request: TransportRequest) {
+        statusCode = Int(status.code)
+        fields = HeaderFields(headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
         url = request.urlRequest.url ?? URL(fileURLWithPath: "/")
-        expectedLength = response.headers.first(name: "content-length").flatMap { Int64($0) }
-        protocolVersion = Self.spelled(response.version)
+        expectedLength = headers.first(name: "content-length").flatMap { Int64($0) }
+        protocolVersion = Self.spelled(version)
     }
 
     /// `1.0`, `1.1`, `2` or `3`: a minor version is written only for HTTP/1.

@@ -1,0 +1,91 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The route of most requests: a body in memory or none, the answer read whole into memory, on
+/// AsyncHTTPClient's delegate API (``WholeResponseDelegate``). The caller is resumed once, when the
+/// answer is complete, and a time limit cancels AsyncHTTPClient's own task from the transport's
+/// timer: no Swift task of Courier's per request and no trip through the pool per body part.
+extension AsyncHTTPClientEngine {
+    /// Whether `request` takes the delegate route: the answer read into memory, no progress
+    /// reported (the other route reports it as parts arrive), a body in memory, and no pinned
+    /// host (pinned connections are Courier's own, see ``PinnedConnections``).
+    static func readsWhole(_ request: TransportRequest) -> Bool {
+        guard request.delivery == .memory, request.progress == nil, case .inline = request.body else { return false }
+        guard let trust = request.trust else { return true }
+        let url = request.urlRequest.url
+        return url?.scheme?.lowercased() != "https" || trust.pins(for: url?.host ?? "").isEmpty
+    }
+
+    /// The request and its whole answer, sent once more on a new connection when it is idempotent
+    /// and the connection closed before any answer, as ``send(_:)`` does.
+    func sendWhole(_ request: TransportRequest) async throws -> TransportResponse {
+        let outgoing = try delegateRequest(request)
+        let deadline = ExchangeDeadline(request.timeout, timers: timers)
+        defer { deadline.end() }
+        var resends = 0
+        while true {
+            let delegate = WholeResponseDelegate()
+            let answer: WholeResponseDelegate.Answer
+            do {
+                let task = client.execute(
+                    request: outgoing, delegate: delegate, eventLoop: .indifferent, deadline: nil, logger: nil)
+                let cancel: @Sendable () -> Void = { task.cancel() }
+                answer = try await deadline.guarding(cancel: cancel) {
+                    try await withTaskCancellationHandler {
+                        try await task.futureResult.get()
+                    } onCancel: {
+                        cancel()
+                    }
+                }
+            } catch {
+                let failure = AsyncHTTPClientFailure.map(error, bodyCutShort: delegate.answered)
+                guard !delegate.answered, resends < Self.maximumResends, Self.mayResend(request, after: failure) else {
+                    throw failure
+                }
+                resends += 1
+                continue
+            }
+            let head = ResponseHead(answer.head, request: request)
+            let whole = TransportResponse(
+                statusCode: head.statusCode, headerFields: head.fields, url: head.url, data: answer.body)
+            var response = head.recorded(whole)
+            response.resends = resends
+            return response
+        }
+    }
+
+    /// The request as the delegate API takes it: the same method, fields, body and trust as the
+    /// async API's (``execute(_:deadline:)``).
+    private func delegateRequest(_ request: TransportRequest) throws -> HTTPClient.Request {
+        let urlRequest = request.urlRequest
+        guard let url = urlRequest.url else {
+            throw TransportFailure(kind: .badURL, underlyingError: URLError(.badURL))
+        }
+        let fields = request.headerFields
+        try TraceContextCheck.check(fields, for: client)
+        var headers = HTTPHeaders()
+        for field in fields {
+            headers.add(name: field.name, value: field.value)
+        }
+        let data = urlRequest.httpBody ?? Data()
+        var tls: TLSConfiguration?
+        if let trust = request.trust, let host = url.host {
+            tls = try TrustConfiguration.tls(for: trust, host: host)
+        }
+        do {
+            return try HTTPClient.Request(
+                url: url.absoluteString, method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"), headers: headers,
+                body: data.isEmpty ? nil : .bytes(data), tlsConfiguration: tls)
+        } catch {
+            throw AsyncHTTPClientFailure.map(error)
+        }
+    }
+}
