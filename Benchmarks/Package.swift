@@ -15,7 +15,16 @@ let package = Package(
             dependencies: [
                 .product(name: "Courier", package: "Courier"),
                 .product(name: "CourierTesting", package: "Courier"),
+                "RawURLSession",
             ]
+        ),
+        // The hand-written URLSession route both executables measure Courier against.
+        .target(name: "RawURLSession"),
+        // Requests over URLSession, Courier's and raw, for counting under callgrind and perf (see
+        // Benchmarks/engines).
+        .executableTarget(
+            name: "courier-engine-count",
+            dependencies: [.product(name: "Courier", package: "Courier"), "RawURLSession"]
         ),
         // The stub pipeline for instruction counting under callgrind (see Benchmarks/count).
         .executableTarget(

@@ -19,48 +19,6 @@ enum RawVariants {
         }
     }
 
-    /// A completion-handler data task, cancelled when the calling task is.
-    static func cancellable(_ session: URLSession, _ url: URL) async throws -> Data {
-        let box = TaskBox()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: URLRequest(url: url)) { data, _, error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else {
-                        continuation.resume(returning: data ?? Data())
-                    }
-                }
-                box.set(task)
-                task.resume()
-            }
-        } onCancel: {
-            box.cancel()
-        }
-    }
-
-    /// The task of a request, cancelled when it arrives if cancellation came first.
-    final class TaskBox: @unchecked Sendable {
-        // Safe: `task` and `cancelled` are only touched under `lock`.
-        private let lock = NSLock()
-        private var task: URLSessionTask?
-        private var cancelled = false
-
-        func set(_ task: URLSessionTask) {
-            lock.lock()
-            defer { lock.unlock() }
-            self.task = task
-            if cancelled { task.cancel() }
-        }
-
-        func cancel() {
-            lock.lock()
-            defer { lock.unlock() }
-            cancelled = true
-            task?.cancel()
-        }
-    }
-
     /// A completion-handler download task, its file moved to `destination`.
     static func download(_ session: URLSession, _ url: URL, to destination: URL) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import RawURLSession
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -20,7 +21,7 @@ enum SteadyStateBench {
             // A completion-handler data task that the Swift task's cancellation cancels: on Linux
             // the async `data(for:)` never returns once cancelled mid-transfer (seen here: a hang).
             let session = URLSession(configuration: URLSessionTransport.defaultConfiguration)
-            return { path in _ = try await RawVariants.cancellable(session, baseURL.appendingPathComponent(path)) }
+            return { path in _ = try await RawURLSession.cancellable(session, baseURL.appendingPathComponent(path)) }
         default: throw BenchError.unknown("steady", variant)
         }
     }

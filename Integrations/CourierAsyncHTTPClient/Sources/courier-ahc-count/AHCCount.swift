@@ -10,8 +10,9 @@ import NIOHTTP1
     import FoundationNetworking
 #endif
 
-/// `courier-ahc-count <variant> <requests> <base-url>`: sends that many small GETs of
-/// `<base-url>/small.json`, one after another, through a `Provider` on `AsyncHTTPClientTransport`
+/// `courier-ahc-count <variant> <requests> <in-flight> <base-url>`: sends that many small GETs of
+/// `<base-url>/small.json`, `<in-flight>` at a time (that many workers, each sending its share one
+/// after another; `Benchmarks/engines` runs it at 1 and 16), through a `Provider` on `AsyncHTTPClientTransport`
 /// (`courier`; `courier-timeout` with a 60 s timeout on each; `courier-total` with a 1 s timeout,
 /// a 3 s total timeout and `RetryPolicy` as the interceptor, as the gateway sample's target, so
 /// that each `adapt` runs within the total), through the transport alone
@@ -31,9 +32,11 @@ import NIOHTTP1
 struct AHCCount {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard arguments.count == 3, let requests = Int(arguments[1]), let baseURL = URL(string: arguments[2]) else {
+        guard arguments.count == 4, let requests = Int(arguments[1]), let inFlight = Int(arguments[2]), inFlight > 0,
+            let baseURL = URL(string: arguments[3])
+        else {
             let variants = "courier|courier-timeout|courier-total|transport|raw|raw-after-courier|raw-urlrequest"
-            let usage = "usage: courier-ahc-count <\(variants)> <requests> <base-url>\n"
+            let usage = "usage: courier-ahc-count <\(variants)> <requests> <in-flight> <base-url>\n"
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)
         }
@@ -42,7 +45,7 @@ struct AHCCount {
         let failure = FailureMessage()
         Task.detached {
             do {
-                try await run(variant, requests: requests, baseURL: baseURL)
+                try await run(variant, requests: requests, inFlight: inFlight, baseURL: baseURL)
             } catch {
                 failure.record("\(error)")
             }
@@ -55,7 +58,7 @@ struct AHCCount {
         }
     }
 
-    private static func run(_ variant: String, requests: Int, baseURL: URL) async throws {
+    private static func run(_ variant: String, requests: Int, inFlight: Int, baseURL: URL) async throws {
         let get: @Sendable () async throws -> Int
         switch variant {
         case "courier":
@@ -109,9 +112,18 @@ struct AHCCount {
         default:
             throw CountFailure(description: "unknown variant \(variant)")
         }
-        for _ in 0..<requests {
-            let count = try await get()
-            guard count == 203 else { throw CountFailure(description: "a body of \(count) bytes") }
+        // A task per worker, made once.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<inFlight {
+                let share = requests / inFlight + (worker < requests % inFlight ? 1 : 0)
+                group.addTask {
+                    for _ in 0..<share {
+                        let count = try await get()
+                        guard count == 203 else { throw CountFailure(description: "a body of \(count) bytes") }
+                    }
+                }
+            }
+            try await group.waitForAll()
         }
     }
 }
