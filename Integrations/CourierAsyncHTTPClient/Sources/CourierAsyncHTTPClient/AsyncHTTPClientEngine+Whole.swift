@@ -76,16 +76,18 @@ extension AsyncHTTPClientEngine {
             headers.add(name: field.name, value: field.value)
         }
         let data = urlRequest.httpBody ?? Data()
-        var tls: TLSConfiguration?
-        if let trust = request.trust, let host = url.host {
-            tls = try TrustConfiguration.tls(for: trust, host: host)
-        }
+        var outgoing: HTTPClient.Request
         do {
-            return try HTTPClient.Request(
-                url: url.absoluteString, method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"), headers: headers,
-                body: data.isEmpty ? nil : .bytes(data), tlsConfiguration: tls)
+            // From the parsed URL: the string form would be parsed again.
+            outgoing = try HTTPClient.Request(
+                url: url, method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"), headers: headers,
+                body: data.isEmpty ? nil : .bytes(data))
         } catch {
             throw AsyncHTTPClientFailure.map(error)
         }
+        if let trust = request.trust, let host = url.host {
+            outgoing.tlsConfiguration = try TrustConfiguration.tls(for: trust, host: host)
+        }
+        return outgoing
     }
 }
