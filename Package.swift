@@ -7,6 +7,9 @@ let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     // Member imports stay scoped to the file that asks for them.
     .enableUpcomingFeature("MemberImportVisibility"),
+    // Nonisolated async functions run on the caller's executor (SE-0461): no hop off the caller's actor per request.
+    // Compilers before 6.2 ignore the name (hence `#if hasAttribute(concurrent)` around each `@concurrent`).
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
 ]
 
 let package = Package(

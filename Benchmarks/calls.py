@@ -4,7 +4,8 @@
     calls.py FILE
 
 Prints one line per figure (name, then the number of calls in the whole run): the events that
-`Benchmarks/count` reports per request beside the instructions, each the sum of the calls into
+`Benchmarks/count`, `Benchmarks/engines` and `Benchmarks/hops` report per request beside the
+instructions, each the sum of the calls into
 the functions listed for it below, from every caller and every thread:
 
 - allocations: the C allocator's entry points (Swift's own objects, Foundation's, Dispatch's);
@@ -16,6 +17,9 @@ the functions listed for it below, from every caller and every thread:
   the global one's) when an async function's isolation differs from its caller's; a call does not
   always suspend (on the right executor it returns at once), so it counts the places, and `jobs`
   counts the suspensions that went through the pool;
+- main-jobs: jobs handed to the main actor's executor, the main queue (`swift_task_enqueueMainExecutor`
+  before Swift 6.3; `swift_dispatchEnqueueMain` from 6.3, where the main executor is Swift's
+  `DispatchMainExecutor`): a task that resumes on the main actor after running elsewhere;
 - continuations: `swift_continuation_init` (`withChecked/UnsafeContinuation`): a wait for a
   callback.
 """
@@ -27,6 +31,7 @@ FIGURES = {
     "allocations": ("malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc"),
     "tasks": ("swift_task_create",),
     "jobs": ("swift_task_enqueueGlobal",),
+    "main-jobs": ("swift_task_enqueueMainExecutor", "swift_dispatchEnqueueMain"),
     "switches": ("swift_task_switch",),
     "continuations": ("swift_continuation_init",),
 }

@@ -7,7 +7,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// `courier-stub-count <requests> [standard | cache-plain | cache-miss | cache-hit | replay]`: runs the stub
+/// `courier-stub-count <requests> [standard | cache-plain | cache-miss | cache-hit | replay | main-actor]`: runs the stub
 /// pipeline (two no-op plugins, no decoding) the given number of times, for `valgrind
 /// --tool=callgrind`, whose instruction counts are stable on a noisy machine where wall-clock
 /// times are not. `Benchmarks/count` runs it at two request counts and reports the difference
@@ -16,27 +16,42 @@ import Foundation
 /// once), without a cache (`cache-plain`), through a memory cache that cannot store it
 /// (`cache-miss`: `no-store`) or that answers every request but the first (`cache-hit`);
 /// `replay` answers from a HAR file of one entry through CourierTesting's `HARReplayer` instead
-/// of the stub engine.
+/// of the stub engine; `main-actor` runs the plain stub pipeline's loop on the main actor, as an
+/// app's code calls it, where every other variant's loop runs in a detached task.
 ///
 /// `main` is synchronous on purpose: valgrind 3.19 stops in `sigsuspend` on an async `main`,
 /// whose main thread parks in Dispatch. The requests run in a detached task, which `main` waits
-/// for on a semaphore.
+/// for on a semaphore; for `main-actor`, in a main-actor task, which the main thread runs from
+/// `RunLoop.main` until it is done (the main actor's jobs are the main queue's).
 @main
 struct StubCount {
     static func main() {
         let requests = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1000
         let variant = CommandLine.arguments.dropFirst(2).first ?? ""
-        let done = DispatchSemaphore(value: 0)
         let failure = FailureBox()
-        Task.detached {
-            do {
-                try await run(requests, provider: try provider(for: variant))
-            } catch {
-                failure.record("\(error)")
+        if variant == "main-actor" {
+            let done = DoneFlag()
+            Task { @MainActor in
+                do {
+                    try await run(requests, provider: try provider(for: ""))
+                } catch {
+                    failure.record("\(error)")
+                }
+                done.set()
             }
-            done.signal()
+            while !done.isSet { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
+        } else {
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                do {
+                    try await run(requests, provider: try provider(for: variant))
+                } catch {
+                    failure.record("\(error)")
+                }
+                done.signal()
+            }
+            done.wait()
         }
-        done.wait()
         if let message = failure.message {
             FileHandle.standardError.write(Data("courier-stub-count: \(message)\n".utf8))
             exit(1)
@@ -75,7 +90,10 @@ struct StubCount {
         }
     }
 
-    private static func run(_ requests: Int, provider: Provider<CountedTarget>) async throws {
+    /// The loop, on the caller's actor: the main actor's for `main-actor`, none in a detached task.
+    private static func run(
+        _ requests: Int, provider: Provider<CountedTarget>, isolation: isolated (any Actor)? = #isolation
+    ) async throws {
         for _ in 0..<requests {
             let response = try await provider.request(CountedTarget())
             guard response.data.count == 2 else { throw CountError.unexpectedBody(response.data.count) }
@@ -123,4 +141,18 @@ final class FailureBox: @unchecked Sendable {
     }
 
     var message: String? { lock.withLock { stored } }
+}
+
+/// Whether the main-actor run is over, read by `main` between turns of the run loop.
+///
+/// `@unchecked Sendable`: `done` is written and read only while holding `lock`.
+final class DoneFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+
+    func set() {
+        lock.withLock { done = true }
+    }
+
+    var isSet: Bool { lock.withLock { done } }
 }

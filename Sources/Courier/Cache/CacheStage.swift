@@ -14,6 +14,10 @@ struct CacheStage: Stage {
     /// own, unchanged) above a stub, which has no cache. A change copies the request on Linux
     /// (about 7,800 instructions), so it is decided once, for the chain.
     let enginePolicy: URLRequest.CachePolicy?
+    /// Whether the storage may block (anything but ``MemoryCacheStorage``: ``DiskCacheStorage``
+    /// reads and writes whole files, and an app's own storage may do anything), so that the stage
+    /// runs off the caller's actor (``sendOffCaller(_:_:next:)``).
+    let storageMayBlock: Bool
 
     /// The cache stage of a chain above `engine`, or above a stub (`engine` `nil`).
     init(cache: HTTPCache, engine: (any Transport)?) {
@@ -21,9 +25,31 @@ struct CacheStage: Stage {
         enginePolicy = engine.map {
             $0.capabilities.contains(.cachePolicy) ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
         }
+        storageMayBlock = !(cache.storage is MemoryCacheStorage)
     }
 
     func send(
+        _ request: TransportRequest, _ context: ExchangeContext, next: StageChain.Next
+    ) async throws -> TransportResponse {
+        guard storageMayBlock else { return try await sendHere(request, context, next: next) }
+        return try await sendOffCaller(request, context, next: next)
+    }
+
+    /// The stage over a storage that may block, off the caller's actor: `@concurrent`, because a
+    /// lookup, a store and an eviction are synchronous calls into the storage (for
+    /// ``DiskCacheStorage``, file reads and writes of up to an eighth of its bound, and a scan of
+    /// its folder), which must not run on an app's main actor when it awaits the request there.
+    #if hasAttribute(concurrent)
+        @concurrent
+    #endif
+    private func sendOffCaller(
+        _ request: TransportRequest, _ context: ExchangeContext, next: StageChain.Next
+    ) async throws -> TransportResponse {
+        try await sendHere(request, context, next: next)
+    }
+
+    /// The stage, on the executor it is called on.
+    private func sendHere(
         _ request: TransportRequest, _ context: ExchangeContext, next: StageChain.Next
     ) async throws -> TransportResponse {
         guard request.method == "GET", request.delivery == .memory, let url = request.urlRequest.url else {

@@ -75,6 +75,9 @@ public final class CookieJar: Sendable {
                 nextOrder: (kept.map(\.order).max() ?? 0) + 1))
     }
 
+    /// Whether the jar keeps its persistent cookies in a file, written after each change.
+    var persists: Bool { file != nil }
+
     /// Every cookie the jar holds that has not expired, in no particular order.
     public var cookies: [Cookie] {
         let current = clock.date()

@@ -19,7 +19,10 @@ import Foundation
 ///     }
 /// }
 /// ```
-/// Hooks may run on any thread. `prepare` may be `async` and may throw: a thrown error fails the
+/// Hooks may run on any thread. Built with Swift 6.2 or later, an `async` request runs them on the
+/// caller's actor (for a call from the main actor, on the main thread; below a stage that leaves
+/// it, a resumable transfer's, off it), so a hook must not block, nor call
+/// `DispatchQueue.main.sync`. `prepare` may be `async` and may throw: a thrown error fails the
 /// attempt with ``CourierError/preparation(_:request:)``, which the retrier may retry. A plugin
 /// that only watches can conform to ``ObservingPlugin`` instead, and is spared the calls to
 /// `prepare` and `process`.

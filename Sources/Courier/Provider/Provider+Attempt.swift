@@ -142,7 +142,23 @@ extension Provider {
             return .failure(
                 AttemptFailure(error: Self.failure(error) { .exchange($0, request: request) }, request: request))
         }
+        if received.fileURL != nil || setup.destination != nil {
+            return await settleDownload(received, request: request, setup: setup)
+        }
         return settle(received, request: request, setup: setup)
+    }
+
+    /// ``settle(_:request:setup:)`` for a download, off the caller's actor: `@concurrent`, because
+    /// placing a download is blocking file I/O that grows with the file (a body in memory written
+    /// out, a copy across file systems, an error body read back), which must not run on an app's
+    /// main actor when it awaits the request there.
+    #if hasAttribute(concurrent)
+        @concurrent
+    #endif
+    private func settleDownload(
+        _ received: TransportResponse, request: URLRequest, setup: AttemptSetup
+    ) async -> Result<Response, AttemptFailure> {
+        settle(received, request: request, setup: setup)
     }
 
     /// Each transforming plugin's `prepare`, in order; a cancelled task stops here.

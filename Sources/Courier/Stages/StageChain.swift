@@ -70,7 +70,7 @@ struct StageChain: Sendable {
         let resilience = ResilienceStage(clock: parts.clock)
         let redirect = RedirectStage(policy: parts.redirects)
         let timeLimit = engine.capabilities.contains(.timeouts) ? nil : TimeLimitStage()
-        let cookies = parts.cookies == nil ? nil : CookieStage()
+        let cookies = parts.cookies.map { CookieStage(writesFile: $0.persists) }
         var variants: [Stages] = []
         for index in 0..<8 {
             let (stubbed, policy, gated) = Self.flags(of: index)

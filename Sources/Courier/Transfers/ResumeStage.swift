@@ -43,6 +43,14 @@ struct ResumeStage: Stage {
 
     /// Sends the pieces of `request` through `chain` (the rest of the provider's chain) until the
     /// file is whole.
+    ///
+    /// `@concurrent`: every chunk of the body is written to the partial file here, and the state
+    /// file beside it read and written, blocking file I/O that grows with the download and must
+    /// not run on an app's main actor when it awaits the download there. The pieces' stages below
+    /// run off it too.
+    #if hasAttribute(concurrent)
+        @concurrent
+    #endif
     func send(
         _ request: TransportRequest, _ context: ExchangeContext, next chain: StageChain.Next
     ) async throws -> TransportResponse {

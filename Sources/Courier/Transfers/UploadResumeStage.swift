@@ -28,6 +28,13 @@ struct UploadResumeStage: Stage {
 
     /// Sends the upload's requests through `chain` until the server has the whole body (or, to
     /// cancel it, the `DELETE` of its resource).
+    ///
+    /// `@concurrent`: the upload's lock file, its state file and the file's attributes are read
+    /// and written here, and each append's body is read from the file below, blocking file I/O
+    /// that must not run on an app's main actor when it awaits the upload there.
+    #if hasAttribute(concurrent)
+        @concurrent
+    #endif
     func send(
         _ request: TransportRequest, _ context: ExchangeContext, next chain: StageChain.Next
     ) async throws -> TransportResponse {

@@ -4,10 +4,16 @@ extension UploadStream {
     /// The whole body, read from ``chunks()``: in memory up to `memoryLimit` bytes, in a new
     /// temporary file (owned by the caller) beyond, for an engine that can only send a body it
     /// holds.
+    ///
+    /// It runs off the caller's actor (`@concurrent`): past `memoryLimit` the body is written to
+    /// a file as it is read, blocking file I/O that grows with the body.
     /// - Parameter memoryLimit: The largest body kept in memory.
     /// - Returns: The body, in memory or in a temporary file.
     /// - Throws: ``TransferError/streamLengthMismatch(part:expected:actual:)`` when the body's size
     ///   is not its ``length``, what reading it throws, or `CancellationError`.
+    #if hasAttribute(concurrent)
+        @concurrent
+    #endif
     public func collected(memoryLimit: UInt64) async throws -> MultipartFormData.EncodedBody {
         try await collected(memoryLimit: memoryLimit, stallLimit: nil)
     }

@@ -33,6 +33,10 @@ import Foundation
 ///   (a request asking for another fails before it is sent).
 /// - An engine that does not speak Foundation reads the request's ``TransportRequest/method``
 ///   and ``TransportRequest/headerFields`` and answers with ``HeaderFields``.
+/// - Built with Swift 6.2 or later, ``send(_:)`` runs on the caller's executor (the requirement
+///   is `nonisolated(nonsending)`, and an implementation takes that from it whatever its own
+///   module's settings): for an app's request from the main actor, on the main actor. It must not
+///   block there; an engine whose `send` does blocking work marks it `@concurrent`.
 ///
 /// Redirects, the cookie jar, the cache, resilience and time limits are stages above every
 /// engine, so their rules hold on any engine: an engine must not follow redirects itself. CourierTesting's

@@ -23,6 +23,20 @@ struct UploadBody {
     /// (URLSession reads a stream synchronously, on its own queue, so it cannot await them), and a
     /// body that stalls for `stallLimit` seconds meanwhile fails rather than hang.
     static func prepared(_ body: TransportRequest.Body, stallLimit: TimeInterval) async throws -> UploadBody {
+        if case .inline = body { return UploadBody(source: .inline, temporaryFile: nil, fileSize: 0) }
+        return try await read(body, stallLimit: stallLimit)
+    }
+
+    /// ``prepared(_:stallLimit:)`` for a body that is not in the request, off the caller's actor:
+    /// `@concurrent`, because a file is measured and (on Linux, up to
+    /// ``URLSessionTransport/linuxKnownLengthUploadLimit``) read into memory, a multipart form is
+    /// encoded (to a temporary file past its threshold, its files copied in), and a stream is read
+    /// or collected: blocking file I/O and work that grow with the body, which must not run on an
+    /// app's main actor when it awaits the request there.
+    #if hasAttribute(concurrent)
+        @concurrent
+    #endif
+    private static func read(_ body: TransportRequest.Body, stallLimit: TimeInterval) async throws -> UploadBody {
         guard case .stream(let stream) = body, stream.isAsynchronous else { return try UploadBody(body) }
         let collected = try await stream.collected(
             memoryLimit: URLSessionTransport.linuxKnownLengthUploadLimit, stallLimit: stallLimit)

@@ -67,9 +67,16 @@ public final class HARRecorder: Transport, Sendable {
     public var capabilities: TransportCapabilities { engine.capabilities.union(.requestOrigin) }
 
     /// Sends `request` with the engine and records the exchange.
+    ///
+    /// It runs off the caller's actor (`@concurrent`): the whole file is written again after each
+    /// exchange, blocking file I/O that grows with the recording. (A streamed body's entry is
+    /// written when its reader reaches the end, on the reader's executor.)
     /// - Parameter request: The request.
     /// - Returns: The engine's response (a streamed body is recorded as it is read).
     /// - Throws: What the engine throws (recorded as an entry with status 0).
+    #if hasAttribute(concurrent)
+        @concurrent
+    #endif
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let order = archive.reserve()
         let started = Date()
