@@ -83,6 +83,11 @@ public final class LoopbackServer: Sendable {
             var requests: [ServerRequest] = []
             var connections: Set<Int32> = []
             var stopped = false
+            /// Whether the listening socket is still open. Every `close` and `shutdown` of the
+            /// server's descriptors happens under the lock, after checking that it is still open:
+            /// a descriptor closed by one thread is reused by the next socket the process opens
+            /// (another test's server), which a late `shutdown` would cut.
+            var listening = true
         }
 
         private let listener: Int32
@@ -103,14 +108,12 @@ public final class LoopbackServer: Sendable {
         }
 
         func stop() {
-            let connections = state.withLock { state -> Set<Int32>? in
-                guard !state.stopped else { return nil }
+            state.withLock { state in
+                guard !state.stopped else { return }
                 state.stopped = true
-                return state.connections
+                if state.listening { Socket.shutdown(listener) }
+                for connection in state.connections { Socket.shutdown(connection) }
             }
-            guard let connections else { return }
-            Socket.shutdown(listener)
-            for connection in connections { Socket.shutdown(connection) }
         }
 
         private var isStopped: Bool {
@@ -134,7 +137,10 @@ public final class LoopbackServer: Sendable {
                 thread.name = "Courier.LoopbackServer.connection"
                 thread.start()
             }
-            Socket.close(listener)
+            state.withLock { state in
+                state.listening = false
+                Socket.close(listener)
+            }
         }
 
         private func serve(_ client: Int32) {
@@ -143,8 +149,10 @@ public final class LoopbackServer: Sendable {
                 return self.handler(request)
             }
             connection.serve()
-            state.withLock { _ = $0.connections.remove(client) }
-            Socket.close(client)
+            state.withLock { state in
+                state.connections.remove(client)
+                Socket.close(client)
+            }
         }
     }
 }
