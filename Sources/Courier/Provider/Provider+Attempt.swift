@@ -198,8 +198,10 @@ extension Provider {
     ) async -> Result<TransportResponse, any Error> {
         var report: (@Sendable (TransferProgress) -> Void)?
         if let reporter = setup.progress { report = { reporter.report($0) } }
+        var sent = request
+        let body = setup.body.carried(by: &sent)
         var transportRequest = TransportRequest(
-            urlRequest: request, body: setup.body, delivery: setup.destination == nil ? .memory : .file,
+            urlRequest: sent, body: body, delivery: setup.destination == nil ? .memory : .file,
             progress: report, timeout: setup.timeouts.forExchange)
         if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
         if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }

@@ -226,7 +226,7 @@ extension Provider {
         let result = await interceptor.retry(failure.request, dueTo: failure.error, context: context)
         guard !Task.isCancelled else { return .finish(.cancelled) }
         // A body that can be read only once is never sent again, and the error says so.
-        if case .stream(let stream) = setup.body, !stream.canBeSent, result.retries {
+        if result.retries, !setup.body.canBeSentAgain(in: failure.request) {
             return .finish(.underlying(TransferError.streamNotReplayable, failure.error.response))
         }
         let delay: TimeInterval

@@ -156,3 +156,48 @@ extension TransportRequest.Body {
         }
     }
 }
+
+extension TransportRequest.Body {
+    /// The body `request` carries: this one, or, for a request planned without a body of its own
+    /// whose `httpBodyStream` a plugin or an adapter set, that stream, read once, and taken out of
+    /// `request`. Every engine reads ``stream(_:)`` bodies; an `httpBodyStream` left in the
+    /// request would be sent by one engine and dropped by another.
+    func carried(by request: inout URLRequest) -> Self {
+        guard case .inline = self, request.httpBody == nil, let stream = request.httpBodyStream else { return self }
+        request.httpBodyStream = nil
+        let handoff = InputStreamHandoff(stream)
+        // Its length is unknown: Courier owns the framing (HeaderFieldRules removed any
+        // `Content-Length` a plugin set), so it goes chunked. A target that knows its length
+        // says so with `.uploadStream(UploadStream(length:))`.
+        return .stream(UploadStream(length: nil, replayable: false) { try handoff.take() })
+    }
+
+    /// Whether a retry may send this body again with `request`: not a stream read once already,
+    /// nor an `httpBodyStream` an engine began to read.
+    func canBeSentAgain(in request: URLRequest) -> Bool {
+        switch self {
+        case .stream(let stream): stream.canBeSent
+        case .inline: request.httpBody != nil || (request.httpBodyStream?.streamStatus ?? .notOpen) == .notOpen
+        case .file, .multipart: true
+        }
+    }
+}
+
+/// An `InputStream` handed once to the engine that sends it.
+// @unchecked Sendable: the stream is taken at most once, under the lock, and then read by its
+// one reader only.
+private final class InputStreamHandoff: @unchecked Sendable {
+    private let stream: Locked<InputStream?>
+
+    init(_ stream: InputStream) { self.stream = Locked(stream) }
+
+    /// The stream, the first time; ``TransferError/streamNotReplayable`` after.
+    func take() throws -> InputStream {
+        let taken = stream.withLock { stream in
+            defer { stream = nil }
+            return stream
+        }
+        guard let taken else { throw TransferError.streamNotReplayable }
+        return taken
+    }
+}

@@ -82,4 +82,61 @@ struct UploadStreamTests {
         #expect(error?.stage == .building)
         #expect(server.requests.isEmpty)
     }
+    @Test("a body a plugin puts in httpBodyStream arrives whole, chunked (Courier owns the framing)")
+    func pluginStream() async throws {
+        let server = try LoopbackServer { _ in ServerReply(status: 201) }
+        let provider = Provider<TransferTarget>(plugins: [StreamingBodyPlugin(body: Self.body)])
+
+        _ = try await provider.request(TransferTarget(baseURL: server.baseURL, path: "/plain", task: .requestPlain))
+
+        let received = try #require(server.requests.first)
+        #expect(received.body == Self.body)
+        #expect(received.header("Content-Length") == nil)
+        #expect(received.header("Transfer-Encoding")?.lowercased() == "chunked")
+    }
+
+    @Test("a plugin's httpBodyStream, read once, is not sent again on a retry: the error says why")
+    func pluginStreamNotResent() async throws {
+        let server = try LoopbackServer { _ in ServerReply(status: 503) }
+        let provider = Provider<TransferTarget>(
+            plugins: [StreamingBodyPlugin(body: Self.body)], interceptor: .retryPolicy(exponentialBackoffScale: 0.01))
+
+        let error = await capture {
+            try await provider.request(
+                TransferTarget(baseURL: server.baseURL, path: "/plain", method: .put, task: .requestPlain))
+        }
+
+        guard case .underlying(let underlying, let response)? = error else {
+            Issue.record("expected .underlying(streamNotReplayable), got \(String(describing: error))")
+            return
+        }
+        #expect(underlying as? TransferError == .streamNotReplayable)
+        #expect(response?.statusCode == 503)
+        #expect(server.requests.map(\.body) == [Self.body])
+    }
+}
+
+/// Puts one stream of `body` in every request's `httpBodyStream`, with a `Content-Length` that
+/// Courier removes (it owns the framing).
+private struct StreamingBodyPlugin: PluginType {
+    let stream: InputStreamBox
+    let length: Int
+
+    init(body: Data) {
+        stream = InputStreamBox(InputStream(data: body))
+        length = body.count
+    }
+
+    func prepare(_ request: URLRequest, target: any TargetType) -> URLRequest {
+        var request = request
+        request.httpBodyStream = stream.stream
+        request.setValue("\(length)", forHTTPHeaderField: "Content-Length")
+        return request
+    }
+}
+
+// @unchecked Sendable: the stream is only handed to requests; the engine that sends one reads it.
+private final class InputStreamBox: @unchecked Sendable {
+    let stream: InputStream
+    init(_ stream: InputStream) { self.stream = stream }
 }

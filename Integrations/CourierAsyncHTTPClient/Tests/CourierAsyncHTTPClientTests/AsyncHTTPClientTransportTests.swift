@@ -144,6 +144,30 @@ extension SerializedSuite {
             #expect(onAsyncHTTPClient == onURLSession)
             #expect(onAsyncHTTPClient.filter { $0 == "send" }.count == 2)
         }
+
+        @Test("a body a plugin puts in httpBodyStream is sent, as URLSession sends it (it was dropped)")
+        func pluginStreamBody() async throws {
+            let body = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+            let server = try LoopbackServer { _ in ServerReply(status: 201) }
+            for transport: any Transport in [AsyncHTTPClientTransport(), URLSessionTransport()] {
+                var target = Echo(server, "/plain")
+                target.method = .post
+                _ = try await Provider<Echo>(transport: transport, plugins: [StreamBodyPlugin(body: body)])
+                    .request(target)
+            }
+            #expect(server.requests.map(\.body) == [body, body])
+        }
+    }
+}
+
+/// Puts a fresh stream of `body` in every request's `httpBodyStream`, as a signing plugin may.
+private struct StreamBodyPlugin: PluginType {
+    let body: Data
+
+    func prepare(_ request: URLRequest, target: any TargetType) -> URLRequest {
+        var request = request
+        request.httpBodyStream = InputStream(data: body)
+        return request
     }
 }
 
