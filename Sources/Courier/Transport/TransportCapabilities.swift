@@ -59,6 +59,13 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomString
     /// unsent.
     public static let trustPolicy = TransportCapabilities(rawValue: 1 << 6)
 
+    /// Opens WebSockets: answers a request whose ``TransportRequest/webSocket`` is set with the
+    /// opening handshake's response and hands a 101's connection to
+    /// ``WebSocketUpgrade/accept(_:)`` (see ``WebSocketConnection``). A WebSocket target on an
+    /// engine without it fails with ``RequestValidationError/unsupportedOptions(_:transport:)``,
+    /// unsent.
+    public static let webSocket = TransportCapabilities(rawValue: 1 << 7)
+
     /// The request options a request can ask for (everything but ``timeouts``).
     public static let requestOptions: TransportCapabilities = [
         .cachePolicy, .networkAccessLimits, .networkServiceType, .repeatedHeaderFields,
@@ -72,7 +79,7 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomString
             (.cachePolicy, "cachePolicy"), (.networkAccessLimits, "networkAccessLimits"),
             (.networkServiceType, "networkServiceType"), (.timeouts, "timeouts"),
             (.repeatedHeaderFields, "repeatedHeaderFields"), (.requestOrigin, "requestOrigin"),
-            (.trustPolicy, "trustPolicy"),
+            (.trustPolicy, "trustPolicy"), (.webSocket, "webSocket"),
         ]
         return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }

@@ -109,6 +109,11 @@ public struct TransportRequest: Sendable {
         set { trustBox = newValue.map(TrustBox.init) }
     }
 
+    /// For a WebSocket's opening handshake, what the upgrade asks and where the engine hands the
+    /// open connection; `nil` for any other request. Set by the provider only for an engine that
+    /// declares ``TransportCapabilities/webSocket``.
+    public var webSocket: WebSocketUpgrade?
+
     /// The trust policy, boxed: a reference keeps the request's copies cheap (the policy inline
     /// made every request 853 instructions dearer on the stub pipeline; Benchmarks/README).
     var trustBox: TrustBox?

@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a ``TransportRequest`` for a WebSocket's opening handshake asks of the engine, and where
+/// the engine hands the open connection (see ``WebSocketConnection``).
+///
+/// The request's URL is `http:` or `https:` (the provider maps `ws:` and `wss:` to them, so that
+/// cookies, trust policies and recordings treat the socket as its origin); its method is `GET`.
+/// The engine adds the upgrade's own header fields (`Upgrade`, `Connection`,
+/// `Sec-WebSocket-Key`, `Sec-WebSocket-Version`, `Sec-WebSocket-Protocol` from ``subprotocols``),
+/// checks the server's `Sec-WebSocket-Accept`, and on a 101 calls ``accept(_:)``.
+public final class WebSocketUpgrade: Sendable {
+    /// The subprotocols the client offers, in order of preference; the server picks one.
+    public let subprotocols: [String]
+    /// The largest message the engine accepts, in bytes; a larger one fails
+    /// ``WebSocketConnection/receive()`` with ``WebSocketError/messageTooBig(limit:)`` and the
+    /// connection closes with 1009.
+    public let maximumMessageSize: Int
+    /// The longest a close waits for the peer's close frame before closing the connection.
+    public let closeTimeout: TimeInterval
+    private let accepted = Locked<AcceptedConnection?>(nil)
+
+    /// Creates the upgrade of one opening handshake.
+    /// - Parameters:
+    ///   - subprotocols: The subprotocols offered; none by default.
+    ///   - maximumMessageSize: The largest message accepted; 16 MiB by default.
+    ///   - closeTimeout: The wait for the peer's close frame; 5 seconds by default.
+    public init(subprotocols: [String] = [], maximumMessageSize: Int = 16 << 20, closeTimeout: TimeInterval = 5) {
+        self.subprotocols = subprotocols
+        self.maximumMessageSize = maximumMessageSize
+        self.closeTimeout = closeTimeout
+    }
+
+    /// Hands the open connection of a `101 Switching Protocols` to the provider; called by the
+    /// engine before it returns the handshake's response. A second call closes the connection it
+    /// is given (1001): an upgrade has one connection.
+    /// - Parameter connection: The open socket.
+    public func accept(_ connection: any WebSocketConnection) {
+        let taken = accepted.withLock { slot -> Bool in
+            guard slot == nil else { return false }
+            slot = AcceptedConnection(connection: connection)
+            return true
+        }
+        if !taken { Task { await connection.close(code: .goingAway, reason: "") } }
+    }
+
+    /// The accepted connection, once; `nil` when none was accepted or it was taken already.
+    func take() -> (any WebSocketConnection)? {
+        accepted.withLock { slot in
+            defer { slot = nil }
+            return slot?.connection
+        }
+    }
+
+    /// `url` with a WebSocket scheme (`ws:`, `wss:`) replaced by its HTTP one; `nil` for a scheme
+    /// that is neither.
+    static func httpURL(_ url: URL) -> URL? {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+        switch parts.scheme?.lowercased() {
+        case "http", "https": return url
+        case "ws": parts.scheme = "http"
+        case "wss": parts.scheme = "https"
+        default: return nil
+        }
+        return parts.url
+    }
+}
+
+/// A connection in an upgrade's slot.
+private struct AcceptedConnection: Sendable {
+    let connection: any WebSocketConnection
+}
