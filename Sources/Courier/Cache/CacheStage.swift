@@ -52,7 +52,10 @@ struct CacheStage: Stage {
     private func sendHere(
         _ request: TransportRequest, _ context: ExchangeContext, next: StageChain.Next
     ) async throws -> TransportResponse {
-        guard request.method == "GET", request.delivery == .memory, let url = request.urlRequest.url else {
+        // A socket's handshake is never a cache's: it opens a connection (RFC 6455 §4.1).
+        guard request.method == "GET", request.delivery == .memory, request.webSocket == nil,
+            let url = request.urlRequest.url
+        else {
             let response = try await next(engineRequest(request), context)
             invalidateAfterUnsafe(request, status: response.statusCode, fields: response.headerFields)
             return response

@@ -100,6 +100,14 @@ public protocol PluginType: Sendable {
     ///   - refresh: What ran, how long it took, and its error if it failed.
     ///   - target: The (underlying) target of the request that started it.
     func didRefreshCredential(_ refresh: CredentialRefresh, target: any TargetType)
+
+    /// Called for each message an open ``WebSocket`` of this provider sends or receives, and
+    /// once when it closes or fails, after its opening handshake's `didReceive` and `process`.
+    /// Observation only; it runs on the sender's or the reader's task and must not block.
+    /// - Parameters:
+    ///   - activity: The message or the close, and the handshake's request identifier.
+    ///   - target: The socket's target.
+    func didObserve(_ activity: WebSocketActivity, target: any TargetType)
 }
 
 extension PluginType {
@@ -123,6 +131,8 @@ extension PluginType {
     > { result }
     /// Does nothing.
     public func didFinishStream(_ summary: StreamSummary, target: any TargetType) {}
+    /// Does nothing.
+    public func didObserve(_ activity: WebSocketActivity, target: any TargetType) {}
     /// Does nothing.
     public func didRefreshCredential(_ refresh: CredentialRefresh, target: any TargetType) {}
 }

@@ -48,6 +48,8 @@ struct AttemptSetup: Sendable {
     let repeatedHeaderFields: HeaderFields
     /// For a streamed request: where the accepted attempt's body goes.
     let streaming: StreamHandoff?
+    /// For a WebSocket's opening handshake: where the engine hands the connection.
+    let socket: WebSocketUpgrade?
     /// The provider's cookie jar, when it has one.
     let cookieJar: CookieJar?
     /// The provider, for a refresh that sends through it.
@@ -205,6 +207,7 @@ extension Provider {
             progress: report, timeout: setup.timeouts.forExchange)
         if setup.idempotency != .byMethod { transportRequest.isIdempotent = setup.idempotency.allowsResending(request) }
         if !setup.repeatedHeaderFields.isEmpty { transportRequest.repeatedHeaderFields = setup.repeatedHeaderFields }
+        if let socket = setup.socket { transportRequest.webSocket = socket }
         if setup.engine.capabilities.contains(.requestOrigin) {
             transportRequest.origin = RequestOrigin(target: setup.target, requestID: setup.requestID, attempt: attempt)
         }
@@ -315,7 +318,8 @@ extension Provider {
             let method = adapted.httpMethod
             if let invalid = RequestValidationError.check(adapted, method: method) { throw invalid }
             if let unsupported = TransportCapabilities.refusal(
-                of: adapted, repeating: setup.repeatedHeaderFields, honoured: capabilities(setup), by: setup.engine)
+                of: adapted, repeating: setup.repeatedHeaderFields, socket: setup.socket != nil,
+                honoured: capabilities(setup), by: setup.engine)
             {
                 throw unsupported
             }

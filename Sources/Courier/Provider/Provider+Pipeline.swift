@@ -22,14 +22,14 @@ extension Provider {
     /// of a joined request run `process` and `handOff` one after another, in the order they joined.
     func perform(
         _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil,
-        resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil,
+        socket: WebSocketUpgrade? = nil, resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil,
         handOff: (@Sendable (Result<Response, CourierError>) async -> Void)? = nil
     ) async -> Result<Response, CourierError> {
         let endpoint = endpoint(for: target, streaming: streaming)
         let outcome: Result<Response, CourierError>
         if file != nil || upload != nil {
             outcome = await exchange(target, endpoint, progress, resumingInto: file, uploading: upload)
-        } else if trackInflights, streaming == nil, let request = try? endpoint.urlRequest(),
+        } else if trackInflights, streaming == nil, socket == nil, let request = try? endpoint.urlRequest(),
             let key = RequestKey.joining(request, task: endpoint.task)
         {
             return await inflights.perform(
@@ -37,7 +37,7 @@ extension Provider {
                 work: { shared in await self.exchange(target, endpoint, shared) },
                 deliver: { outcome in await self.deliver(outcome, target, handOff) })
         } else {
-            outcome = await exchange(target, endpoint, progress, streaming: streaming)
+            outcome = await exchange(target, endpoint, progress, streaming: streaming, socket: socket)
         }
         return await deliver(outcome, target, handOff)
     }
@@ -71,14 +71,15 @@ extension Provider {
     @inline(__always)
     private func exchange(
         _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?, streaming: StreamHandoff? = nil,
-        resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil
+        socket: WebSocketUpgrade? = nil, resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil
     ) async -> Result<Response, CourierError> {
         let id = nextRequestID()
         streaming?.requestID = id
+        socket?.requestID = id
         let stopwatch = Stopwatch()
         var attempts: [AttemptMetrics] = []
         let result: Result<Response, CourierError>
-        switch await buildRequest(endpoint) {
+        switch await buildRequest(endpoint, socket: socket != nil) {
         case .success(var request):
             let idempotency = target.idempotency
             // One key per request, the same on every attempt; a key the endpoint set is kept.
@@ -95,13 +96,15 @@ extension Provider {
             let scope = resilienceScope(target, request.url)
             let timeouts = timeouts(endpoint.options, scope)
             let setup = AttemptSetup(
-                requestID: id, target: target, validationType: target.validationType, base: request,
+                requestID: id, target: target,
+                // A socket opens with a 101; anything else is a refusal (RFC 6455 §4.1).
+                validationType: socket == nil ? target.validationType : .customCodes([101]), base: request,
                 engine: engine, stubbed: stub != .never, body: endpoint.task.transportBody,
                 destination: file.map(ResumableDownload.destination) ?? endpoint.task.downloadDestination,
                 resumingInto: file, uploading: upload, transfer: Self.transferStage(file, upload),
                 progress: progress, timeouts: timeouts,
                 idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
-                streaming: streaming, cookieJar: cookieJar, sender: self,
+                streaming: streaming, socket: socket, cookieJar: cookieJar, sender: self,
                 storage: interceptor == nil ? nil : RequestStorage(), scope: scope,
                 trust: trust)
             result = await self.attempts(setup, metrics: &attempts)
@@ -144,11 +147,12 @@ extension Provider {
     }
 
     @inline(__always)
-    private func buildRequest(_ endpoint: Endpoint) async -> Result<URLRequest, CourierError> {
+    private func buildRequest(_ endpoint: Endpoint, socket: Bool) async -> Result<URLRequest, CourierError> {
         guard !Task.isCancelled else { return .failure(.cancelled) }
         do {
-            let request = try await requestClosure(endpoint)
+            var request = try await requestClosure(endpoint)
             guard !Task.isCancelled else { return .failure(.cancelled) }
+            if socket { request = try WebSocketUpgrade.handshake(request, task: endpoint.task) }
             if let refusal = RequestValidationError.check(sending: endpoint.task) {
                 return .failure(.requestBuilding(refusal))
             }

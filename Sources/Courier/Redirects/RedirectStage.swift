@@ -24,6 +24,9 @@ struct RedirectStage: Stage {
     func send(
         _ request: TransportRequest, _ context: ExchangeContext, next: StageChain.Next
     ) async throws -> TransportResponse {
+        // A socket's handshake is not redirected (RFC 6455 §4.1: a 3xx is the server's
+        // refusal, which the provider's validation fails with its response).
+        guard request.webSocket == nil else { return try await next(request, context) }
         var current = request
         // An engine that ends a task in one callback may lose the body of a redirect it is not
         // asked to follow (URLSession on Linux): it keeps it only when told it may be the answer.

@@ -24,7 +24,7 @@ package struct StubTransport: Transport {
     package var capabilities: TransportCapabilities { Self.declared }
 
     /// The capabilities, made once (an array literal per call costs an allocation).
-    private static let declared: TransportCapabilities = [.all, .trustPolicy]
+    private static let declared: TransportCapabilities = [.all, .trustPolicy, .webSocket]
 
     /// Takes the sample response when the attempt starts, as a network transport would start
     /// sending, then delivers it after the stub's delay; a sample stream's chunks are waited
@@ -33,6 +33,10 @@ package struct StubTransport: Transport {
     /// the reader asks for them, each after its own delay; any other sample is one chunk.
     package func send(_ request: TransportRequest) async throws -> TransportResponse {
         var clock = StubClock(timeout: request.timeout)
+        if let socket = request.webSocket {
+            try await clock.wait(stubDelay())
+            return Self.handshake(socket, request)
+        }
         let sample = sampleResponse()
         try await clock.wait(stubDelay())
         guard request.delivery == .stream else { return try await answer(sample, to: request, clock: &clock) }
@@ -151,5 +155,23 @@ private struct StubClock {
         }
         try await Delay.sleep(seconds: seconds)
         remaining = remaining.map { $0 - seconds }
+    }
+}
+
+extension StubTransport {
+    /// The scripted peer's answer to a socket's opening handshake: a 101 with its connection
+    /// accepted, or the script's refusal.
+    static func handshake(_ socket: WebSocketUpgrade, _ request: TransportRequest) -> TransportResponse {
+        let script = socket.script ?? .echo
+        let url = url(of: request)
+        switch script.handshake(request.urlRequest) {
+        case .accept(let subprotocol):
+            socket.accept(ScriptedWebSocketConnection(script: script))
+            var fields: HeaderFields = ["Upgrade": "websocket", "Connection": "Upgrade"]
+            if let subprotocol { fields.append(name: "Sec-WebSocket-Protocol", value: subprotocol) }
+            return TransportResponse(statusCode: 101, headerFields: fields, url: url, data: Data())
+        case .refuse(let status, let headerFields, let body):
+            return TransportResponse(statusCode: status, headerFields: HeaderFields(headerFields), url: url, data: body)
+        }
     }
 }

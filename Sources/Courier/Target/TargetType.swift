@@ -92,6 +92,10 @@ public protocol TargetType: Sendable {
     /// The ``TrustPolicy`` of the target's requests (pins, roots, a client certificate), or `nil`,
     /// the default, for the provider's (``ProviderOptions/trust``).
     var trustPolicy: TrustPolicy? { get }
+    /// The peer a stubbed WebSocket of this target opens on (``Provider/webSocket(_:options:)``
+    /// with a `stubClosure` that stubs it), as ``sampleData`` is a stubbed request's answer; an
+    /// echoing peer by default.
+    var sampleWebSocket: WebSocketScript { get }
 }
 
 extension TargetType {
@@ -117,6 +121,8 @@ extension TargetType {
     public var resilience: ResiliencePolicy? { nil }
     /// `nil`: the provider's trust policy applies.
     public var trustPolicy: TrustPolicy? { nil }
+    /// A peer that accepts the handshake and echoes every message.
+    public var sampleWebSocket: WebSocketScript { .echo }
 
     /// The full URL of the target: ``baseURL`` with ``path`` appended.
     public var url: URL { url(known: nil) }

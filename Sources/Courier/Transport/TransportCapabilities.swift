@@ -113,12 +113,13 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable, CustomString
 extension TransportCapabilities {
     /// The error refusing `request` when it asks for options `transport` does not honour.
     static func refusal(
-        of request: URLRequest, repeating repeated: HeaderFields, honoured: TransportCapabilities,
-        by transport: any Transport
+        of request: URLRequest, repeating repeated: HeaderFields, socket: Bool = false,
+        honoured: TransportCapabilities, by transport: any Transport
     ) -> RequestValidationError? {
-        guard !honoured.isSuperset(of: .requestOptions) else { return nil }
+        guard !honoured.isSuperset(of: .requestOptions) || socket else { return nil }
         var required = required(by: request)
         if !repeated.isEmpty { required.insert(.repeatedHeaderFields) }
+        if socket { required.insert(.webSocket) }
         let missing = required.subtracting(honoured)
         guard !missing.isEmpty else { return nil }
         return .unsupportedOptions(

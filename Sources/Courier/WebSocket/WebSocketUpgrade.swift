@@ -21,7 +21,16 @@ public final class WebSocketUpgrade: Sendable {
     public let maximumMessageSize: Int
     /// The longest a close waits for the peer's close frame before closing the connection.
     public let closeTimeout: TimeInterval
+    /// The peer a stub engine plays: the target's ``TargetType/sampleWebSocket``.
+    let script: WebSocketScript?
     private let accepted = Locked<AcceptedConnection?>(nil)
+    private let handshakeID = Locked<RequestID?>(nil)
+
+    /// The identifier of the opening handshake's request, set by the provider.
+    var requestID: RequestID? {
+        get { handshakeID.value }
+        set { handshakeID.withLock { $0 = newValue } }
+    }
 
     /// Creates the upgrade of one opening handshake.
     /// - Parameters:
@@ -32,6 +41,14 @@ public final class WebSocketUpgrade: Sendable {
         self.subprotocols = subprotocols
         self.maximumMessageSize = maximumMessageSize
         self.closeTimeout = closeTimeout
+        self.script = nil
+    }
+
+    init(_ options: WebSocketOptions, script: WebSocketScript) {
+        self.subprotocols = options.subprotocols
+        self.maximumMessageSize = options.maximumMessageSize
+        self.closeTimeout = options.closeTimeout
+        self.script = script
     }
 
     /// Hands the open connection of a `101 Switching Protocols` to the provider; called by the
@@ -53,6 +70,21 @@ public final class WebSocketUpgrade: Sendable {
             defer { slot = nil }
             return slot?.connection
         }
+    }
+
+    /// `request` as a socket's opening handshake: its URL's `ws:` or `wss:` made `http:` or
+    /// `https:`; a method other than `GET`, a body or another scheme refused.
+    static func handshake(_ request: URLRequest, task: HTTPTask) throws(WebSocketError) -> URLRequest {
+        let method = request.httpMethod ?? "GET"
+        guard method == "GET" else { throw .methodNotGET(method) }
+        var bodiless = request.httpBody == nil && request.httpBodyStream == nil
+        if case .inline = task.transportBody {} else { bodiless = false }
+        guard bodiless else { throw .bodyNotAllowed }
+        guard let url = request.url else { return request }
+        guard let mapped = httpURL(url) else { throw .unsupportedScheme(url.scheme ?? "") }
+        var request = request
+        if mapped != url { request.url = mapped }
+        return request
     }
 
     /// `url` with a WebSocket scheme (`ws:`, `wss:`) replaced by its HTTP one; `nil` for a scheme

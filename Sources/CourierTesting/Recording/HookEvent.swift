@@ -41,6 +41,43 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
     case didFinishStream(String, StreamEnd)
     /// A plugin's `didRefreshCredential`, with whether a credential was obtained.
     case didRefreshCredential(String, succeeded: Bool)
+    /// A plugin's `didObserve` of an open WebSocket: a message sent or received, or its end.
+    case webSocket(String, SocketEvent)
+
+    /// What a socket did, reduced to what an order test compares (never a message's content).
+    ///
+    /// Later versions may add cases: a `switch` over it needs a `default` (see Courier's Source Stability article).
+    public enum SocketEvent: Hashable, Sendable, CustomStringConvertible {
+        /// A message of this opcode and size was sent.
+        case sent(opcode: UInt8, size: Int)
+        /// A message of this opcode and size was received.
+        case received(opcode: UInt8, size: Int)
+        /// The socket closed with this code, by the peer or by this side.
+        case closed(UInt16, byPeer: Bool)
+        /// The socket stopped with an error.
+        case failed
+
+        /// Reduces `kind`.
+        /// - Parameter kind: What the socket did.
+        public init(_ kind: WebSocketActivity.Kind) {
+            switch kind {
+            case .sent(let message): self = .sent(opcode: message.opcode, size: message.size)
+            case .received(let message): self = .received(opcode: message.opcode, size: message.size)
+            case .closed(let code, _, let byPeer): self = .closed(code.rawValue, byPeer: byPeer)
+            case .failed: self = .failed
+            }
+        }
+
+        /// For example `sent(1, 5 bytes)` or `closed(1000 by peer)`.
+        public var description: String {
+            switch self {
+            case .sent(let opcode, let size): "sent(\(opcode), \(size) bytes)"
+            case .received(let opcode, let size): "received(\(opcode), \(size) bytes)"
+            case .closed(let code, let byPeer): "closed(\(code)\(byPeer ? " by peer" : ""))"
+            case .failed: "failed"
+            }
+        }
+    }
 
     /// How a streamed body ended, reduced to what an order test compares.
     ///
@@ -124,6 +161,7 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
         case .didFinishStream(let name, let end): "\(name).didFinishStream \(end)"
         case .didRefreshCredential(let name, let succeeded):
             "\(name).didRefreshCredential \(succeeded ? "succeeded" : "failed")"
+        case .webSocket(let name, let event): "\(name).didObserve \(event)"
         }
     }
 }

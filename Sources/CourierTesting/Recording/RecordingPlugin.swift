@@ -100,4 +100,12 @@ public struct RecordingPlugin: PluginType {
     public func didRefreshCredential(_ refresh: CredentialRefresh, target: any TargetType) {
         recorder.record(.didRefreshCredential(name, succeeded: refresh.succeeded))
     }
+
+    /// Records `didObserve`.
+    /// - Parameters:
+    ///   - activity: What the socket did.
+    ///   - target: The socket's target.
+    public func didObserve(_ activity: WebSocketActivity, target: any TargetType) {
+        recorder.record(.webSocket(name, .init(activity.kind)))
+    }
 }
