@@ -59,7 +59,9 @@ final class ScriptedWebSocketConnection: WebSocketConnection {
                 deliver(.success(.closed(code, reason: reason)))
             case .drop:
                 state.withLock { if $0.closed == nil { $0.closed = (.abnormalClosure, "") } }
-                deliver(.failure(TransportFailure(kind: .connectionLost, underlyingError: URLError(.networkConnectionLost))))
+                deliver(
+                    .failure(TransportFailure(kind: .connectionLost, underlyingError: URLError(.networkConnectionLost)))
+                )
             }
         }
     }

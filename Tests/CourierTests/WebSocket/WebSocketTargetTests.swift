@@ -113,7 +113,9 @@ struct WebSocketTargetTests {
                 Issue.record("expected adaptation(unsupportedOptions), got \(String(describing: error))")
                 return
             }
-            #expect(underlying as? RequestValidationError == .unsupportedOptions(.webSocket, transport: "URLSessionTransport"))
+            #expect(
+                underlying as? RequestValidationError
+                    == .unsupportedOptions(.webSocket, transport: "URLSessionTransport"))
             #expect(String(describing: underlying).contains("AsyncHTTPClientTransport"))
             #expect(server.requests.isEmpty)
         #endif
