@@ -996,6 +996,21 @@ import Testing
         }
     }
     // sample 4
+    /// Opens sockets with a client of its own; every other request goes to `base`.
+    struct SocketEngine: Transport {
+        let base: any Transport
+        let open: @Sendable (URLRequest, WebSocketUpgrade) async throws -> (TransportResponse, (any WebSocketConnection)?)
+
+        var capabilities: TransportCapabilities { base.capabilities.union(.webSocket) }
+
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            guard let upgrade = request.webSocket else { return try await base.send(request) }
+            let (answer, connection) = try await open(request.urlRequest, upgrade)
+            if answer.statusCode == 101, let connection { upgrade.accept(connection) }
+            return answer
+        }
+    }
+    // sample 5
     let conformance = TransportConformance { LoggingTransport() }
     for testCase in TransportConformance.Case.allCases {
         try await conformance.check(testCase)

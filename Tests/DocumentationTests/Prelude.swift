@@ -346,3 +346,24 @@ enum Media: TargetType {
 }
 
 let media = Provider<Media>()
+
+/// A chat API whose rooms open as WebSockets.
+enum Chat: TargetType {
+    case chat(room: Int)
+    case subscriptions
+    var baseURL: URL { URL(string: "wss://chat.example")! }
+    var path: String {
+        switch self {
+        case .chat(let room): "/rooms/\(room)"
+        case .subscriptions: "/graphql"
+        }
+    }
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { .requestPlain }
+    var headers: [String: String]? { nil }
+}
+
+/// A chat message sent as JSON.
+struct ChatMessage: Encodable {
+    let text: String
+}

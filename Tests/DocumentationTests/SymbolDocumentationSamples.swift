@@ -392,6 +392,15 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     }
 }
 
+// Provider+WebSocket.swift#1
+@Sendable func providerWebSocketExample1() async throws {
+    let provider = Provider<Chat>()
+    let socket = try await provider.webSocket(.chat(room: 42))
+    try await socket.send(.text("hello"))
+    for try await message in socket.messages { print(message) }
+    _ = socket
+}
+
 // Provider.swift#1
 @Sendable func providerExample1() async throws {
     let provider = Provider<GitHub>(plugins: [MyLogger()], interceptor: MyAuth())
@@ -647,6 +656,23 @@ var sampleStream: SampleStream? {
     _ = provider
 }
 
+// WebSocketScript.swift#1
+@Sendable func webSocketScriptExample1() async throws {
+    struct ChatTarget {
+    var sampleWebSocket: WebSocketScript {
+        WebSocketScript(
+            handshake: { request in
+                request.value(forHTTPHeaderField: "Authorization") == "Bearer fresh"
+                    ? .accept() : .refuse(status: 401)
+            },
+            onOpen: [.send(.text("welcome"))],
+            reply: { message in
+                message == .text("bye") ? [.close(.normalClosure)] : [.send(message)]
+            })
+    }
+    }
+}
+
 // ProviderClock.swift#1
 @Sendable func providerClockExample1() async throws {
     let clock = TestClock()
@@ -875,6 +901,45 @@ var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
     let provider = Provider<GitHub>(transport: transport)
     _ = transport
     _ = provider
+}
+
+// WebSocket.swift#1
+@Sendable func webSocketExample1() async throws {
+    let provider = Provider<Chat>()
+    let socket = try await provider.webSocket(.chat(room: 42))
+    try await socket.send(.text("hello"))
+    try await socket.send(ChatMessage(text: "hi"))  // an Encodable value, as JSON text
+    for try await message in socket.messages {
+        print(message)
+    }
+    await socket.close()
+    _ = socket
+}
+
+// WebSocketCloseCode.swift#1
+@Sendable func webSocketCloseCodeExample1() async throws {
+    let socket = try await Provider<Chat>().webSocket(.chat(room: 1))
+    await socket.close(code: .normalClosure)
+    await socket.close(code: .application(4001)!, reason: "signed out")
+}
+
+// WebSocketMessage.swift#1
+@Sendable func webSocketMessageExample1() async throws {
+    let socket = try await Provider<Chat>().webSocket(.chat(room: 1))
+    try await socket.send(.text("hello"))
+    for try await message in socket.messages {
+        if case .text(let text) = message { print(text) }
+    }
+}
+
+// WebSocketOptions.swift#1
+@Sendable func webSocketOptionsExample1() async throws {
+    let provider = Provider<Chat>()
+    var options = WebSocketOptions()
+    options.subprotocols = ["graphql-transport-ws"]
+    options.heartbeat = WebSocketHeartbeat(every: 20, timeout: 10)
+    let socket = try await provider.webSocket(.subscriptions, options: options)
+    _ = socket
 }
 
 // CacheTestsTable.swift#1

@@ -23,6 +23,16 @@ enum SymbolSamples {
     static let contexts: [String: Context] = [
         "URLEncoding.swift#1": Context(before: ["let task: HTTPTask ="], after: ["_ = task"]),
         "CourierError.swift#1": Context(),
+        "Provider+WebSocket.swift#1": Context(before: ["let provider = Provider<Chat>()"]),
+        "WebSocket.swift#1": Context(before: ["let provider = Provider<Chat>()"]),
+        "WebSocketOptions.swift#1": Context(before: ["let provider = Provider<Chat>()"]),
+        "WebSocketCloseCode.swift#1": Context(before: [
+            "let socket = try await Provider<Chat>().webSocket(.chat(room: 1))"
+        ]),
+        "WebSocketMessage.swift#1": Context(before: [
+            "let socket = try await Provider<Chat>().webSocket(.chat(room: 1))"
+        ]),
+        "WebSocketScript.swift#1": Context(before: ["struct ChatTarget {"], after: ["}"]),
         "Interceptor.swift#1": Context(before: [
             "let apiKey = Adapter { request, _ in request }",
             "let retryUnavailable = Retrier { _, _, _ in .doNotRetry }",

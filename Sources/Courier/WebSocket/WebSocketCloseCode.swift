@@ -1,8 +1,8 @@
 /// Why a WebSocket closed: the status code of its close frame (RFC 6455 §7.4).
 ///
 /// ```swift
-/// try await socket.close(code: .normalClosure)
-/// try await socket.close(code: .application(4001)!, reason: "signed out")
+/// await socket.close(code: .normalClosure)
+/// await socket.close(code: .application(4001)!, reason: "signed out")
 /// ```
 /// Codes 1005, 1006 and 1015 are never sent: they describe a close without a code, a connection
 /// lost without a close frame, and a failed TLS handshake. ``canBeSent`` tells which codes a
