@@ -189,7 +189,7 @@ public struct NetworkLoggerPlugin: ObservingPlugin {
         return entries
     }
 
-    private var redaction: Redaction { configuration.redaction }
+    var redaction: Redaction { configuration.redaction }
 
     /// The request line of `response`'s request; without one, the URL it came from, or the
     /// target's, as Moya's logger names a response without a request.
@@ -213,7 +213,7 @@ public struct NetworkLoggerPlugin: ObservingPlugin {
         return "[" + pairs.joined(separator: ", ") + "]"
     }
 
-    private func bodyText(_ data: Data, contentType: String?, request: Bool) -> String {
+    func bodyText(_ data: Data, contentType: String?, request: Bool) -> String {
         if BodySummary.isBinary(contentType: contentType) {
             return BodySummary.binary(data, contentType: contentType)
         }
