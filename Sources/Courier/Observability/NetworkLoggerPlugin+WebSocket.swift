@@ -10,7 +10,8 @@ extension NetworkLoggerPlugin {
     public func didObserve(_ activity: WebSocketActivity, target: any TargetType) {
         let message: String
         switch activity.kind {
-        case .sent(let sent): message = "sent " + describe(sent, content: configuration.logOptions.contains(.requestBody))
+        case .sent(let sent):
+            message = "sent " + describe(sent, content: configuration.logOptions.contains(.requestBody))
         case .received(let received):
             message = "received " + describe(received, content: configuration.logOptions.contains(.successResponseBody))
         case .closed(let code, let reason, let byPeer):

@@ -17,7 +17,8 @@ struct WebSocketCallOrderTests {
     /// A stubbed provider recording every hook, and a target whose peer answers the handshakes
     /// with `statuses` in turn (101 accepts), recording each as the engine's `send`.
     private func setup(
-        _ statuses: [Int], retry: @escaping @Sendable (CourierError, RequestContext) -> RetryResult = { _, _ in
+        _ statuses: [Int],
+        retry: @escaping @Sendable (CourierError, RequestContext) -> RetryResult = { _, _ in
             .doNotRetry
         }
     ) -> (Provider<SocketTarget>, SocketTarget) {
