@@ -18,6 +18,7 @@ extension NetworkLoggerPlugin {
             let quoted = reason.isEmpty ? "" : ": \"\(Redaction.escaped(reason))\""
             message = "closed \(code) by \(byPeer ? "the peer" : "this side")\(quoted)"
         case .failed(let error): message = "failed: \(Self.describe(error))"
+        case .reconnected(let attempt): message = "reconnected (attempt \(attempt))"
         }
         let entry = configuration.formatter.entry("WebSocket \(activity.requestID)", message, target, activity.date)
         configuration.output(target, [entry])

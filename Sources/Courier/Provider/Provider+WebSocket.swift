@@ -38,6 +38,17 @@ extension Provider {
     public func webSocket(
         _ target: Target, options: WebSocketOptions = WebSocketOptions()
     ) async throws(CourierError) -> WebSocket {
+        let opening = try await openSocket(target, options)
+        let observer = WebSocketObserver(plugins: plugins, target: target)
+        return WebSocket(opening, observer: observer, options: options) { () async throws(CourierError) in
+            try await self.openSocket(target, options)
+        }
+    }
+
+    /// One opening handshake of `target`, through the whole pipeline.
+    private func openSocket(_ target: Target, _ options: WebSocketOptions) async throws(CourierError)
+        -> WebSocketOpening
+    {
         let upgrade = WebSocketUpgrade(options, script: target.sampleWebSocket)
         let result = await perform(target, socket: upgrade)
         let connection = upgrade.take()
@@ -46,8 +57,7 @@ extension Provider {
             guard let connection, let requestID = upgrade.requestID else {
                 throw .underlying(WebSocketError.notUpgraded(status: response.statusCode), response)
             }
-            let observer = WebSocketObserver(plugins: plugins, target: target, requestID: requestID)
-            return WebSocket(connection: connection, response: response, observer: observer, options: options)
+            return WebSocketOpening(connection: connection, response: response, requestID: requestID)
         case .failure(let error):
             // A plugin's `process` may turn an open socket into a failure: it is closed.
             await connection?.close(code: .goingAway, reason: "")

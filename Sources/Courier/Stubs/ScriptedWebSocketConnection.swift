@@ -37,6 +37,8 @@ final class ScriptedWebSocketConnection: WebSocketConnection {
 
     func ping() async throws {
         if let closed = state.value.closed { throw WebSocketError.closed(closed.code, reason: closed.reason) }
+        // A silent peer: no pong, ever; the caller's time limit cancels the wait.
+        if !script.answersPings { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
     }
 
     func close(code: WebSocketCloseCode, reason: String) async {

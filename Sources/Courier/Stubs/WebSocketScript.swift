@@ -44,6 +44,9 @@ public struct WebSocketScript: Sendable {
     let handshake: @Sendable (URLRequest) -> Handshake
     let onOpen: [Action]
     let reply: @Sendable (WebSocketMessage) -> [Action]
+    /// Whether the peer answers pings; when `false`, a ping waits until it is cancelled (a
+    /// connection gone silent, for heartbeat tests). `true` by default.
+    public var answersPings = true
 
     /// Creates a scripted peer.
     /// - Parameters:

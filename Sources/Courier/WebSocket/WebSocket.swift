@@ -14,37 +14,40 @@ import Foundation
 /// ```
 /// ``messages`` reads from the network only as it is iterated: a slow reader slows the socket,
 /// it never grows a buffer. It ends when the peer closes (``closeCode`` says how) and throws when
-/// the connection is lost or the peer broke a limit. Read it from one task at a time.
+/// the connection is lost or the peer broke a limit, unless ``WebSocketOptions/reconnection``
+/// opens it again. Read it from one task at a time.
 ///
 /// The provider's plugins see each message and the close (``PluginType/didObserve(_:target:)``).
 /// A socket no longer referenced closes with 1001 (going away).
 public final class WebSocket: Sendable {
-    /// The opening handshake's response: the `101 Switching Protocols` and its header fields.
-    public let response: Response
+    /// The opening handshake's response (the latest reconnection's): the
+    /// `101 Switching Protocols` and its header fields.
+    public var response: Response { state.value.response }
     /// The subprotocol the server chose from ``WebSocketOptions/subprotocols``, or `nil`.
     public var subprotocol: String? { response.headerFields["Sec-WebSocket-Protocol"] }
 
-    private let connection: any WebSocketConnection
-    private let observer: WebSocketObserver
-    private let options: WebSocketOptions
-    private let state = Locked(SocketState())
-    private let heartbeat = Locked<Task<Void, Never>?>(nil)
+    let observer: WebSocketObserver
+    let options: WebSocketOptions
+    /// Opens the socket's target again, through the whole pipeline (a reconnection).
+    let reopen: @Sendable () async throws(CourierError) -> WebSocketOpening
+    let state: Locked<SocketState>
+    let heartbeat = Locked<Task<Void, Never>?>(nil)
 
     init(
-        connection: any WebSocketConnection, response: Response, observer: WebSocketObserver,
-        options: WebSocketOptions
+        _ opening: WebSocketOpening, observer: WebSocketObserver, options: WebSocketOptions,
+        reopen: @escaping @Sendable () async throws(CourierError) -> WebSocketOpening
     ) {
-        self.connection = connection
-        self.response = response
+        self.state = Locked(SocketState(opening))
         self.observer = observer
         self.options = options
+        self.reopen = reopen
         if let beat = options.heartbeat { startHeartbeat(beat) }
     }
 
     deinit {
         heartbeat.value?.cancel()
-        guard state.value.ended == nil else { return }
-        let connection = connection
+        let (ended, connection) = state.withLock { ($0.ended, $0.connection) }
+        guard ended == nil else { return }
         Task { await connection.close(code: .goingAway, reason: "") }
     }
 
@@ -79,11 +82,12 @@ public final class WebSocket: Sendable {
         }
     }
 
-    /// Sends one message.
+    /// Sends one message; while the socket reconnects, waits for it first.
     /// - Parameter message: The message.
     /// - Throws: ``WebSocketError/closed(_:reason:)`` after the socket closed,
     ///   ``WebSocketError/sendBufferFull(limit:)`` when ``WebSocketOptions/sendBufferLimit``
-    ///   sends are waiting already, or the engine's error when the connection is lost.
+    ///   sends are waiting already, the error that ended the socket, or the engine's error when
+    ///   the connection is lost (the message is not sent again).
     public func send(_ message: WebSocketMessage) async throws {
         try state.withLock { state in
             if let ended = state.ended { throw ended.error }
@@ -93,8 +97,9 @@ public final class WebSocket: Sendable {
             state.pendingSends += 1
         }
         defer { state.withLock { $0.pendingSends -= 1 } }
+        let connection = try await openConnection()
         try await connection.send(message)
-        observer.observe(.sent(message))
+        observer.observe(.sent(message), state)
     }
 
     /// Sends `value` encoded as JSON, in a text message.
@@ -110,12 +115,12 @@ public final class WebSocket: Sendable {
     /// Sends a ping and returns when its pong arrives.
     /// - Throws: What ``send(_:)`` throws.
     public func ping() async throws {
-        if let ended = state.value.ended { throw ended.error }
-        try await connection.ping()
+        try await openConnection().ping()
     }
 
     /// Closes the socket: sends the close frame, waits for the peer's (at most
-    /// ``WebSocketOptions/closeTimeout``), and ends ``messages``. Closing twice does nothing.
+    /// ``WebSocketOptions/closeTimeout``), and ends ``messages``. Closing twice does nothing; a
+    /// socket closed while it reconnects stops reconnecting.
     /// - Parameters:
     ///   - code: Why; 1000 (normal closure) by default. A code that cannot be sent (1005, 1006,
     ///     1015) is sent as 1000.
@@ -124,107 +129,83 @@ public final class WebSocket: Sendable {
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
         let code = code.canBeSent ? code : .normalClosure
         let reason = Self.fitting(reason)
-        let first = state.withLock { state -> Bool in
-            guard state.ended == nil else { return false }
-            state.ended = .closed(code, reason, byPeer: false)
-            return true
-        }
-        guard first else { return }
-        heartbeat.value?.cancel()
+        guard let connection = end(.closed(code, reason, byPeer: false)) else { return }
         await connection.close(code: code, reason: reason)
-        observer.observe(.closed(code, reason: reason, byPeer: false))
+        observer.observe(.closed(code, reason: reason, byPeer: false), state)
     }
 
     /// The next message, or `nil` once the socket closed; what ``messages`` iterates.
     func next() async throws -> WebSocketMessage? {
-        if let ended = state.value.ended {
-            if case .failed(let error) = ended { throw error }
-            return nil
-        }
-        do {
-            switch try await connection.receive() {
+        while true {
+            let connection: any WebSocketConnection
+            switch state.value.ended {
+            case .failed(let error)?: throw error
+            case .closed?: return nil
+            case nil: connection = state.value.connection
+            }
+            let received: Result<WebSocketEvent, any Error>
+            do {
+                received = .success(try await connection.receive())
+            } catch {
+                received = .failure(error)
+            }
+            // Ended meanwhile (closed by this side, or a missed heartbeat): that is the end.
+            switch state.value.ended {
+            case .failed(let error)?: throw error
+            case .closed?: return nil
+            case nil: break
+            }
+            let event: WebSocketEvent
+            switch received {
+            case .success(let success): event = success
+            case .failure(let error):
+                guard try await reconnects(after: error, from: connection) else { try stop(error) }
+                continue
+            }
+            switch event {
             case .message(let message):
-                observer.observe(.received(message))
+                observer.observe(.received(message), state)
                 return message
             case .closed(let code, let reason):
-                await peerClosed(code, reason)
+                let lost = WebSocketError.closed(code, reason: reason)
+                if WebSocketReconnection.reconnectingCodes.contains(code.rawValue),
+                    try await reconnects(after: lost, from: connection)
+                {
+                    continue
+                }
+                await peerClosed(code, reason, connection)
                 return nil
             }
-        } catch {
-            try await stop(error)
-            return nil
         }
+    }
+
+    /// Records how the socket ended, once; returns its connection the first time, `nil` after.
+    func end(_ ending: Ending) -> (any WebSocketConnection)? {
+        let (connection, waiters) = state.withLock {
+            state -> ((any WebSocketConnection)?, [CheckedContinuation<Void, Never>]) in
+            guard state.ended == nil else { return (nil, []) }
+            state.ended = ending
+            defer { state.waiters = [] }
+            return (state.connection, state.waiters)
+        }
+        guard let connection else { return nil }
+        heartbeat.value?.cancel()
+        for waiter in waiters { waiter.resume() }
+        return connection
     }
 
     /// The peer's close: answered with its code (or 1000), and recorded.
-    private func peerClosed(_ code: WebSocketCloseCode, _ reason: String) async {
-        let first = state.withLock { state -> Bool in
-            guard state.ended == nil else { return false }
-            state.ended = .closed(code, reason, byPeer: true)
-            return true
-        }
-        guard first else { return }
-        heartbeat.value?.cancel()
+    private func peerClosed(_ code: WebSocketCloseCode, _ reason: String, _ connection: any WebSocketConnection) async {
+        guard end(.closed(code, reason, byPeer: true)) != nil else { return }
         await connection.close(code: code.canBeSent ? code : .normalClosure, reason: "")
-        observer.observe(.closed(code, reason: reason, byPeer: true))
+        observer.observe(.closed(code, reason: reason, byPeer: true), state)
     }
 
-    /// The socket stopped with `error` (unless it closed first, which ends ``messages`` normally).
-    private func stop(_ error: any Error) async throws {
-        let recorded = state.withLock { state -> (any Error)? in
-            if case .failed(let earlier)? = state.ended { return earlier }
-            guard state.ended == nil else { return nil }
-            state.ended = .failed(error)
-            return error
-        }
-        guard let recorded else { return }
-        heartbeat.value?.cancel()
-        observer.observe(.failed(recorded))
-        throw recorded
-    }
-
-    /// Pings every `beat.interval`; a pong that does not come within `beat.timeout` stops the
-    /// socket with ``WebSocketError/heartbeatMissed(seconds:)`` and closes the connection.
-    private func startHeartbeat(_ beat: WebSocketHeartbeat) {
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, beat.interval) * 1e9))
-                guard !Task.isCancelled, let socket = self else { return }
-                guard await socket.pingWithin(beat.timeout) else {
-                    await socket.missedHeartbeat(beat.timeout)
-                    return
-                }
-            }
-        }
-        heartbeat.withLock { $0 = task }
-    }
-
-    /// Whether a pong came within `timeout` seconds.
-    private func pingWithin(_ timeout: TimeInterval) async -> Bool {
-        let connection = connection
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask { (try? await connection.ping()) != nil }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1e9))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-    }
-
-    /// The heartbeat found the connection lost: the socket stops and its connection closes.
-    private func missedHeartbeat(_ timeout: TimeInterval) async {
-        let error = WebSocketError.heartbeatMissed(seconds: timeout)
-        let first = state.withLock { state -> Bool in
-            guard state.ended == nil else { return false }
-            state.ended = .failed(error)
-            return true
-        }
-        guard first else { return }
-        observer.observe(.failed(error))
-        await connection.close(code: .goingAway, reason: "")
+    /// Stops the socket with `error` (or the error it ended with first) and throws it.
+    func stop(_ error: any Error) throws -> Never {
+        if end(.failed(error)) != nil { observer.observe(.failed(error), state) }
+        if case .failed(let first)? = state.value.ended { throw first }
+        throw error
     }
 
     /// `reason` cut to the 123 bytes of UTF-8 a close frame holds, at a character's end.
@@ -236,28 +217,6 @@ public final class WebSocket: Sendable {
             fitted.append(character)
         }
         return fitted
-    }
-}
-
-/// What a socket's lock guards.
-private struct SocketState: Sendable {
-    /// How the socket ended, once it did.
-    var ended: Ending?
-    /// Sends waiting for the engine.
-    var pendingSends = 0
-}
-
-/// How a socket ended.
-private enum Ending: @unchecked Sendable {
-    case closed(WebSocketCloseCode, String, byPeer: Bool)
-    case failed(any Error)
-
-    /// The error a send or a ping gets once the socket ended.
-    var error: any Error {
-        switch self {
-        case .closed(let code, let reason, _): WebSocketError.closed(code, reason: reason)
-        case .failed(let error): error
-        }
     }
 }
 

@@ -17,6 +17,9 @@ public struct WebSocketActivity: Sendable {
         case closed(WebSocketCloseCode, reason: String, byPeer: Bool)
         /// The socket stopped with this error (the connection lost, a limit, the heartbeat).
         case failed(any Error)
+        /// The socket opened again, on this reconnection of the current run of failures
+        /// (``WebSocketReconnection``), before its `onReconnect` ran.
+        case reconnected(attempt: Int)
     }
 
     /// What happened.

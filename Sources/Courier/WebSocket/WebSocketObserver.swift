@@ -2,12 +2,12 @@
 struct WebSocketObserver: Sendable {
     let plugins: [any PluginType]
     let target: any TargetType
-    let requestID: RequestID
 
-    /// Calls every plugin, in order, with `kind`.
-    func observe(_ kind: WebSocketActivity.Kind) {
+    /// Calls every plugin, in order, with `kind`, under the request identifier of the socket's
+    /// current connection.
+    func observe(_ kind: WebSocketActivity.Kind, _ state: Locked<SocketState>) {
         guard !plugins.isEmpty else { return }
-        let activity = WebSocketActivity(kind, requestID: requestID)
+        let activity = WebSocketActivity(kind, requestID: state.value.requestID)
         for index in plugins.indices {
             plugins[index].didObserve(activity, target: target)
         }

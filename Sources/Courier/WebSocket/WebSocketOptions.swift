@@ -21,6 +21,8 @@ public struct WebSocketOptions: Sendable {
     public var sendBufferLimit = 64
     /// Pings to find a connection lost without a close frame, or `nil` (the default) for none.
     public var heartbeat: WebSocketHeartbeat?
+    /// Whether and how a lost connection opens again, or `nil` (the default) for never.
+    public var reconnection: WebSocketReconnection?
     /// How long a close waits for the peer's close frame: 5 seconds by default.
     public var closeTimeout: TimeInterval = 5
 

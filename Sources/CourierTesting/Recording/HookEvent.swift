@@ -56,6 +56,8 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
         case closed(UInt16, byPeer: Bool)
         /// The socket stopped with an error.
         case failed
+        /// The socket opened again, on this reconnection.
+        case reconnected(attempt: Int)
 
         /// Reduces `kind`.
         /// - Parameter kind: What the socket did.
@@ -65,6 +67,7 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
             case .received(let message): self = .received(opcode: message.opcode, size: message.size)
             case .closed(let code, _, let byPeer): self = .closed(code.rawValue, byPeer: byPeer)
             case .failed: self = .failed
+            case .reconnected(let attempt): self = .reconnected(attempt: attempt)
             }
         }
 
@@ -75,6 +78,7 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
             case .received(let opcode, let size): "received(\(opcode), \(size) bytes)"
             case .closed(let code, let byPeer): "closed(\(code)\(byPeer ? " by peer" : ""))"
             case .failed: "failed"
+            case .reconnected(let attempt): "reconnected#\(attempt)"
             }
         }
     }

@@ -1,0 +1,48 @@
+/// An opened socket's connection, its handshake's response and request identifier.
+struct WebSocketOpening: Sendable {
+    let connection: any WebSocketConnection
+    let response: Response
+    let requestID: RequestID
+}
+
+/// What a socket's lock guards.
+// @unchecked Sendable: only ever read and written inside the socket's lock; the error of an
+// ending is handed out only to be thrown.
+struct SocketState: @unchecked Sendable {
+    /// The connection in use (the latest reconnection's).
+    var connection: any WebSocketConnection
+    /// The handshake's response of that connection.
+    var response: Response
+    /// The handshake's request identifier of that connection.
+    var requestID: RequestID
+    /// How the socket ended, once it did.
+    var ended: Ending?
+    /// Whether a reconnection is running: sends wait for it.
+    var reconnecting = false
+    /// Sends waiting for the reconnection.
+    var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Sends waiting for the engine or the reconnection.
+    var pendingSends = 0
+    /// Whether the heartbeat found the current connection lost (and closed it).
+    var heartbeatMissed = false
+
+    init(_ opening: WebSocketOpening) {
+        connection = opening.connection
+        response = opening.response
+        requestID = opening.requestID
+    }
+}
+
+/// How a socket ended.
+enum Ending {
+    case closed(WebSocketCloseCode, String, byPeer: Bool)
+    case failed(any Error)
+
+    /// The error a send or a ping gets once the socket ended.
+    var error: any Error {
+        switch self {
+        case .closed(let code, let reason, _): WebSocketError.closed(code, reason: reason)
+        case .failed(let error): error
+        }
+    }
+}
