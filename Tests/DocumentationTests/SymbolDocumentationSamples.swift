@@ -942,6 +942,14 @@ var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
     _ = socket
 }
 
+// WebSocketReconnection.swift#1
+@Sendable func webSocketReconnectionExample1() async throws {
+    var options = WebSocketOptions()
+    options.reconnection = WebSocketReconnection(maximumAttempts: 20) { socket in
+        try await socket.send(.text(#"{"subscribe":"prices"}"#))
+    }
+}
+
 // CacheTestsTable.swift#1
 @Sendable func cacheTestsTableExample1() async throws {
     let casesFile = URL(fileURLWithPath: "/tmp/cases.json")
