@@ -62,6 +62,21 @@ public struct WebSocketScript: Sendable {
         self.reply = reply
     }
 
+    /// How the peer answers `request`'s handshake: for a transport that plays a scripted peer
+    /// itself (a replayer).
+    /// - Parameter request: The handshake as sent.
+    /// - Returns: The peer's answer.
+    public func answer(_ request: URLRequest) -> Handshake {
+        handshake(request)
+    }
+
+    /// A connection to this peer, its `onOpen` actions done: for a transport that plays a
+    /// scripted peer itself, which hands it to ``WebSocketUpgrade/accept(_:)``.
+    /// - Returns: The connection.
+    public func makeConnection() -> any WebSocketConnection {
+        ScriptedWebSocketConnection(script: self)
+    }
+
     /// A peer that accepts every handshake and echoes every message.
     public static var echo: WebSocketScript { WebSocketScript() }
 }

@@ -23,6 +23,8 @@ public final class WebSocketUpgrade: Sendable {
     public let closeTimeout: TimeInterval
     /// The peer a stub engine plays: the target's ``TargetType/sampleWebSocket``.
     let script: WebSocketScript?
+    /// For a relay (``relaying(_:)``): where an accepted connection goes instead of the slot.
+    private let forward: (@Sendable (any WebSocketConnection) -> Void)?
     private let accepted = Locked<AcceptedConnection?>(nil)
     private let handshakeID = Locked<RequestID?>(nil)
 
@@ -41,14 +43,34 @@ public final class WebSocketUpgrade: Sendable {
         self.subprotocols = subprotocols
         self.maximumMessageSize = maximumMessageSize
         self.closeTimeout = closeTimeout
-        self.script = nil
+        (script, forward) = (nil, nil)
     }
 
     init(_ options: WebSocketOptions, script: WebSocketScript) {
         self.subprotocols = options.subprotocols
         self.maximumMessageSize = options.maximumMessageSize
         self.closeTimeout = options.closeTimeout
-        self.script = script
+        (self.script, forward) = (script, nil)
+    }
+
+    private init(relaying upgrade: WebSocketUpgrade, to forward: @escaping @Sendable (any WebSocketConnection) -> Void)
+    {
+        subprotocols = upgrade.subprotocols
+        maximumMessageSize = upgrade.maximumMessageSize
+        closeTimeout = upgrade.closeTimeout
+        script = upgrade.script
+        self.forward = forward
+    }
+
+    /// An upgrade with the same options whose accepted connection reaches this one as
+    /// `transform` makes it: for a transport that wraps an engine and watches its sockets (a
+    /// recorder hands the engine the relay, and gets each message).
+    /// - Parameter transform: Wraps the engine's connection.
+    /// - Returns: The upgrade to hand the engine.
+    public func relaying(
+        _ transform: @escaping @Sendable (any WebSocketConnection) -> any WebSocketConnection
+    ) -> WebSocketUpgrade {
+        WebSocketUpgrade(relaying: self) { [self] connection in accept(transform(connection)) }
     }
 
     /// Hands the open connection of a `101 Switching Protocols` to the provider; called by the
@@ -56,6 +78,7 @@ public final class WebSocketUpgrade: Sendable {
     /// is given (1001): an upgrade has one connection.
     /// - Parameter connection: The open socket.
     public func accept(_ connection: any WebSocketConnection) {
+        if let forward { return forward(connection) }
         let taken = accepted.withLock { slot -> Bool in
             guard slot == nil else { return false }
             slot = AcceptedConnection(connection: connection)

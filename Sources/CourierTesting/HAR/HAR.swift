@@ -33,11 +33,24 @@ enum HAR {
         var cache: Cache? = Cache()
         var timings: Timings? = nil
         var courier: CourierFields? = nil
+        /// A WebSocket's messages, as browsers export them.
+        var webSocketMessages: [WebSocketMessage]? = nil
 
         enum CodingKeys: String, CodingKey {
             case startedDateTime, time, request, response, cache, timings
             case courier = "_courier"
+            case webSocketMessages = "_webSocketMessages"
         }
+    }
+
+    /// One message of a WebSocket's entry, in the form browsers export: `send` or `receive`, when
+    /// (seconds since 1970), the opcode (1 text, 2 binary) and the data (a binary message's in
+    /// Base64).
+    struct WebSocketMessage: Codable, Sendable, Hashable {
+        var type: String
+        var time: Double
+        var opcode: Int
+        var data: String
     }
 
     /// A request.

@@ -83,6 +83,13 @@ public final class HARRecorder: Transport, Sendable {
         let clock = ContinuousClock.now
         var outgoing = request
         let requestBody = Self.capture(&outgoing, limit: maximumBodyBytes)
+        // A socket's entry is written when it ends, with its messages.
+        let socket = request.webSocket.map { _ in SocketEntry(archive: archive, order: order, limit: maximumBodyBytes) }
+        if let upgrade = request.webSocket, let socket {
+            outgoing.webSocket = upgrade.relaying { [redaction] connection in
+                RecordingWebSocketConnection(connection, redaction: redaction, entry: socket)
+            }
+        }
         @Sendable func entry(_ response: HAR.Response, wait: Double, receive: Double) -> HAR.Entry {
             let body = requestBody.kept.0
             return HAR.Entry(
@@ -109,7 +116,7 @@ public final class HARRecorder: Transport, Sendable {
                     status: response.statusCode, headers: response.headerFields, body: body, size: size,
                     truncated: truncated, redaction: redaction), wait: wait, receive: 0)
             if truncated { har.courier?.truncated = true }
-            archive.add(har, order: order)
+            if let socket, response.statusCode == 101 { socket.set(har) } else { archive.add(har, order: order) }
             return response
         }
         let url = request.urlRequest.url ?? URL(fileURLWithPath: "/")

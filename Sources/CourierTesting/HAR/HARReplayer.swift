@@ -65,7 +65,7 @@ public final class HARReplayer: Transport, Sendable {
     }
 
     /// Everything a provider may ask of an engine, timeouts aside (the provider enforces them).
-    public var capabilities: TransportCapabilities { [.requestOptions, .repeatedHeaderFields] }
+    public var capabilities: TransportCapabilities { [.requestOptions, .repeatedHeaderFields, .webSocket] }
 
     /// How many entries the file has.
     public var entryCount: Int { entries.count }
@@ -104,6 +104,10 @@ public final class HARReplayer: Transport, Sendable {
         if entry.failure == nil { try Self.checkBody(of: entry, request: Self.line(redacted)) }
         if let fault { return try await ReplayAnswer.faulted(fault, entry: entry, request: request, url: url) }
         if let failure = entry.failure { throw failure }
+        // A socket's recorded messages are played back by a peer that answers as recorded.
+        if let upgrade = request.webSocket, entry.response.status == 101 {
+            upgrade.accept(HARMessages.peer(entry.webSocketMessages ?? []).makeConnection())
+        }
         return try ReplayAnswer.response(entry, to: request, url: url, timing: timing)
     }
 
