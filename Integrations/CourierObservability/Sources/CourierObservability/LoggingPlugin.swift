@@ -61,6 +61,14 @@ public struct LoggingPlugin: ObservingPlugin {
         /// "circuit half-open" and "circuit closed"; `notice` by default.
         public var circuitChanged: Logger.Level = .notice
 
+        /// A WebSocket's message sent or received (its kind and size, never its content);
+        /// `trace` by default.
+        public var webSocketMessage: Logger.Level = .trace
+        /// A WebSocket closed, or opened again; `debug` by default.
+        public var webSocketClosed: Logger.Level = .debug
+        /// A WebSocket stopped with an error; `warning` by default.
+        public var webSocketFailed: Logger.Level = .warning
+
         /// The defaults, as documented on each level.
         public init() {}
     }
@@ -103,7 +111,7 @@ public struct LoggingPlugin: ObservingPlugin {
     }
 
     /// The logger for an entry at `level`, or `nil` when that logger would drop it.
-    private func logger(for level: Logger.Level) -> Logger? {
+    func logger(for level: Logger.Level) -> Logger? {
         if let bound = Self.taskLogger { return bound.logLevel <= level ? bound : nil }
         return self.level <= level ? logger : nil
     }

@@ -42,10 +42,10 @@ import Metrics
 /// the status code or class, and `error.type` (``RequestLabels/errorType(_:)``). Never a URL, an
 /// identifier or a parameter value.
 public struct MetricsPlugin: ObservingPlugin {
-    private let handles: MetricHandles
+    let handles: MetricHandles
     /// Whether the factory is swift-metrics' `NOOPMetricsHandler` (what `MetricsSystem` has until
     /// a backend is bootstrapped): then the plugin records nothing at all.
-    private let isNoOp: Bool
+    let isNoOp: Bool
 
     /// The bucket boundaries OpenTelemetry's HTTP conventions recommend for
     /// `http.client.request.duration`, in seconds, for a backend's configuration (swift-otel's
