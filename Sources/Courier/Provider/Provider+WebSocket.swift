@@ -32,12 +32,17 @@ extension Provider {
     /// - Returns: The open socket.
     /// - Throws: ``CourierError``: ``CourierError/statusCode(_:)`` with a refusal's response,
     ///   ``CourierError/requestBuilding(_:)`` with a ``WebSocketError`` for a target that cannot
-    ///   open as a socket, ``CourierError/adaptation(_:request:)`` with
-    ///   ``RequestValidationError/unsupportedOptions(_:transport:)`` on an engine that cannot open
-    ///   sockets (URLSession on Linux), or the transport's error.
+    ///   open as a socket, or with ``RequestValidationError/unsupportedOptions(_:transport:)`` on an
+    ///   engine that cannot open sockets (URLSession on Linux: no hook runs, nothing is sent), or
+    ///   the transport's error.
     public func webSocket(
         _ target: Target, options: WebSocketOptions = WebSocketOptions()
     ) async throws(CourierError) -> WebSocket {
+        // An engine that cannot open sockets is known before any hook runs: nothing is sent.
+        if stubClosure(target) == .never, !transport.capabilities.contains(.webSocket) {
+            throw .requestBuilding(
+                RequestValidationError.unsupportedOptions(.webSocket, transport: String(describing: type(of: transport))))
+        }
         let opening = try await openSocket(target, options)
         let observer = WebSocketObserver(plugins: plugins, target: target)
         return WebSocket(opening, observer: observer, options: options) { () async throws(CourierError) in

@@ -109,8 +109,8 @@ struct WebSocketTargetTests {
             var target = SocketTarget(baseURL: server.baseURL)
             target.path = "/socket"
             let error = await #expect(throws: CourierError.self) { try await provider.webSocket(target) }
-            guard case .adaptation(let underlying, _)? = error else {
-                Issue.record("expected adaptation(unsupportedOptions), got \(String(describing: error))")
+            guard case .requestBuilding(let underlying)? = error else {
+                Issue.record("expected requestBuilding(unsupportedOptions), got \(String(describing: error))")
                 return
             }
             #expect(

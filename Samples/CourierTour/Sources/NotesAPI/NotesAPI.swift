@@ -22,6 +22,9 @@ public enum NotesAPI: TargetType {
     /// Asks the assistant about the notes; the answer streams back as Server-Sent Events, a token
     /// per event, ended by `data: [DONE]`; needs a token.
     case assistant(prompt: String)
+    /// Notes as they change, over a WebSocket (`provider.webSocket(.live)`): send
+    /// `{"subscribe":"notes"}`, then each change arrives as a `Note`; needs a token.
+    case live
 
     /// Where the service lives in production; ``NotesService`` can point requests elsewhere.
     public var baseURL: URL { URL(string: "https://notes.example.com/api")! }
@@ -36,6 +39,7 @@ public enum NotesAPI: TargetType {
         case .attach(let noteID, _): "/notes/\(noteID)/attachments"
         case .download(let name, _): "/files/\(name)"
         case .assistant: "/assistant"
+        case .live: "/live"
         }
     }
 
@@ -43,7 +47,7 @@ public enum NotesAPI: TargetType {
     public var method: HTTPMethod {
         switch self {
         case .login, .refresh, .create, .attach, .assistant: .post
-        case .notes, .status, .download: .get
+        case .notes, .status, .download, .live: .get
         }
     }
 
@@ -58,7 +62,7 @@ public enum NotesAPI: TargetType {
             .requestParameters(parameters: ["page": page, "per_page": perPage], encoding: URLEncoding.queryString)
         case .create(let note):
             .requestJSONEncodable(note)
-        case .status:
+        case .status, .live:
             .requestPlain
         case .attach(_, let file):
             .uploadMultipartFormData(MultipartFormData(parts: [.init(content: .file(file), name: "file")]))
@@ -80,6 +84,23 @@ public enum NotesAPI: TargetType {
     public var sampleStream: SampleStream? {
         guard case .assistant = self else { return nil }
         return .events(data: ["Notes ", "are ", "saved.", "[DONE]"], every: 0.02)
+    }
+
+    /// The live socket's peer when stubbed: it refuses a handshake without a token (401), and
+    /// answers a subscription with two changes, then closes normally.
+    public var sampleWebSocket: WebSocketScript {
+        WebSocketScript(
+            handshake: { request in
+                let signed = request.value(forHTTPHeaderField: "Authorization")?.hasPrefix("Bearer ") == true
+                return signed ? .accept() : .refuse(status: 401)
+            },
+            reply: { message in
+                guard message == .text(#"{"subscribe":"notes"}"#) else { return [.close(.policyViolation)] }
+                return [
+                    .send(.text(#"{"id":7,"text":"Buy oat milk"}"#)), .send(.text(#"{"id":8,"text":"Call Bo"}"#)),
+                    .close(.normalClosure, reason: "done"),
+                ]
+            })
     }
 
     /// Only 2xx answers are successes. This is what lets the authenticator see a 401 and the

@@ -41,6 +41,7 @@ struct Tour {
             try await tour.hookOrder()
             try await tour.transfers()
             try await tour.streamedAnswer()
+            try await tour.liveUpdates()
             print("\nTour complete.")
             return true
         } catch {

@@ -156,6 +156,27 @@ final class TourContext: Sendable {
         print("   streamed: \(answer)")
     }
 
+    /// 7. A WebSocket target of the same enum, signed by the same interceptor, its messages
+    /// decoded: on a scripted peer, since URLSession on Linux cannot open sockets (the
+    /// AsyncHTTPClient add-on can).
+    func liveUpdates() async throws {
+        print("\n7. Live updates over a WebSocket (a scripted peer)")
+        let recorder = CallRecorder()
+        let stubbed = Provider<NotesAPI>(
+            endpointClosure: NotesService.endpoints(at: baseURL), stubClosure: Provider.immediatelyStub,
+            plugins: [RecordingPlugin("Logger", recorder: recorder)], interceptor: authentication)
+        let socket = try await stubbed.webSocket(.live)
+        try await socket.send(["subscribe": "notes"])
+        for try await note in socket.messages(as: Note.self) { print("   live: note #\(note.id): \(note.text)") }
+        print("   closed with \(socket.closeCode?.code.description ?? "no code")")
+        print("   hooks: " + recorder.events.map(\.description).joined(separator: ", "))
+        do {
+            _ = try await provider().webSocket(.live)
+        } catch {
+            print("   with URLSessionTransport: \(error)")
+        }
+    }
+
     private func require(_ credential: TokenPair?) throws -> TokenPair {
         guard let credential else { throw AuthenticationError.missingCredential }
         return credential
