@@ -41,7 +41,8 @@ extension Provider {
         // An engine that cannot open sockets is known before any hook runs: nothing is sent.
         if stubClosure(target) == .never, !transport.capabilities.contains(.webSocket) {
             throw .requestBuilding(
-                RequestValidationError.unsupportedOptions(.webSocket, transport: String(describing: type(of: transport))))
+                RequestValidationError.unsupportedOptions(
+                    .webSocket, transport: String(describing: type(of: transport))))
         }
         let opening = try await openSocket(target, options)
         let observer = WebSocketObserver(plugins: plugins, target: target)
