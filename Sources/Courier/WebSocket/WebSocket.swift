@@ -164,6 +164,11 @@ public final class WebSocket: Sendable {
             }
             switch event {
             case .message(let message):
+                // The engine enforces the limit as it reads; an engine that does not is held to it here.
+                guard message.size <= options.maximumMessageSize else {
+                    await connection.close(code: .messageTooBig, reason: "")
+                    try stop(WebSocketError.messageTooBig(limit: options.maximumMessageSize))
+                }
                 observer.observe(.received(message), state)
                 return message
             case .closed(let code, let reason):

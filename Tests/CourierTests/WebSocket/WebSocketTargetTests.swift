@@ -154,6 +154,18 @@ struct WebSocketTargetTests {
         #expect(response.data == Data("slow down".utf8))
     }
 
+    @Test("a message over the limit ends the messages with messageTooBig, even from an engine that let it through")
+    func tooBig() async throws {
+        var options = WebSocketOptions()
+        options.maximumMessageSize = 4
+        let target = SocketTarget(script: WebSocketScript(onOpen: [.send(.text("1234")), .send(.text("12345"))]))
+        let socket = try await stubbed.webSocket(target, options: options)
+        var messages = socket.messages.makeAsyncIterator()
+        #expect(try await messages.next() == .text("1234"))
+        await #expect(throws: WebSocketError.messageTooBig(limit: 4)) { try await messages.next() }
+        await #expect(throws: WebSocketError.messageTooBig(limit: 4)) { try await socket.send(.text("x")) }
+    }
+
     @Test("a full send buffer fails at once rather than queueing without bound")
     func sendBuffer() async throws {
         var options = WebSocketOptions()
