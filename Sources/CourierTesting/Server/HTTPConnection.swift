@@ -21,7 +21,11 @@ struct HTTPConnection {
             case .request(let request):
                 let reply = handle(request)
                 if reply.closesWithoutReply { return }
-                if let steps = reply.rawSteps { return play(steps) }
+                if let steps = reply.rawSteps {
+                    play(steps)
+                    reply.takeover?(descriptor)
+                    return
+                }
                 guard Socket.write(descriptor, reply.serialized()), reply.cutsBodyAfter == nil else {
                     if reply.stallsInsteadOfClosing { while !Socket.read(descriptor).isEmpty {} }
                     return

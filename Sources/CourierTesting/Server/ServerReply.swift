@@ -20,6 +20,9 @@ public struct ServerReply: Sendable {
     /// When set, the server plays these steps instead of sending the reply: any bytes, pauses,
     /// then closes the connection (see the two `raw(_:)` factories).
     public var rawSteps: [RawStep]?
+    /// After ``rawSteps``, the connection's socket is handed to this (a ``WebSocketServer``'s
+    /// session), on the connection's thread; the connection closes when it returns.
+    var takeover: (@Sendable (Int32) -> Void)?
 
     /// One step of a raw reply.
     ///
