@@ -35,9 +35,11 @@ struct WebSocketServerTests {
 
     @Test("a Python websockets client: handshake accepted, messages echoed both kinds, its close code recorded")
     func pythonClient() async throws {
-        let server = try WebSocketServer(handshake: { _ in .accept(subprotocol: "chat") }) { peer in
-            while case .message(let message)? = peer.receive() { peer.send(message) }
-        }
+        let server = try WebSocketServer(
+            handshake: { _ in .accept(subprotocol: "chat") },
+            session: { peer in
+                while case .message(let message)? = peer.receive() { peer.send(message) }
+            })
         defer { server.stop() }
         let script = """
             from websockets.sync.client import connect
