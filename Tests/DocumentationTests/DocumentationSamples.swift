@@ -1016,6 +1016,10 @@ import Testing
         try await conformance.check(testCase)
     }
     _ = conformance
+    // sample 6
+    let sockets = WebSocketConformance { SocketEngine(base: URLSessionTransport(), open: openSocket) }
+    try await sockets.check(.echo)
+    _ = sockets
 }
 
 // AuthenticationAndRetries.md, sample 5

@@ -367,3 +367,10 @@ enum Chat: TargetType {
 struct ChatMessage: Encodable {
     let text: String
 }
+
+/// A socket client of one's own, as the transport article's engine uses one.
+@Sendable func openSocket(
+    _ request: URLRequest, _ upgrade: WebSocketUpgrade
+) async throws -> (TransportResponse, (any WebSocketConnection)?) {
+    (TransportResponse(statusCode: 101, data: Data()), nil)
+}

@@ -977,6 +977,18 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
 }
 }
 
+// WebSocketConformance.swift#1
+@Suite(.disabled("compiled, not run: a documentation example"))
+struct SocketConformanceExample {
+    struct MyTransport: Transport {
+        func send(_ request: TransportRequest) async throws -> TransportResponse { throw URLError(.unsupportedURL) }
+    }
+@Test(arguments: WebSocketConformance.Case.allCases)
+func sockets(_ testCase: WebSocketConformance.Case) async throws {
+    try await WebSocketConformance { MyTransport() }.check(testCase)
+}
+}
+
 // FaultInjectingTransport.swift#1
 @Sendable func faultInjectingTransportExample1() async throws {
     let clock = TestClock()
@@ -1156,4 +1168,22 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
     let reply: ServerReply =
     .raw([.send(Data("HTTP/1.1 200 OK\r\nContent-Len".utf8))])   // closes mid-headers
     _ = reply
+}
+
+// WebSocketPeer.swift#1
+@Sendable func webSocketPeerExample1() async throws {
+    let server = try WebSocketServer { peer in
+        while case .message(let message)? = peer.receive() { peer.send(message) }
+    }
+    _ = server
+}
+
+// WebSocketServer.swift#1
+@Sendable func webSocketServerExample1() async throws {
+    let server = try WebSocketServer { peer in
+        while case .message(let message)? = peer.receive() { peer.send(message) }   // an echo
+    }
+    defer { server.stop() }
+    // a target whose baseURL is server.baseURL opens as a socket
+    _ = server
 }

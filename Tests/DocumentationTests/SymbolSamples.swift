@@ -81,6 +81,14 @@ enum SymbolSamples {
                 #"@Suite(.disabled("compiled, not run: a documentation example"))"#, "struct ConformanceExample {",
             ],
             after: ["}"], fileScope: true),
+        "WebSocketConformance.swift#1": Context(
+            before: [
+                #"@Suite(.disabled("compiled, not run: a documentation example"))"#, "struct SocketConformanceExample {",
+                "    struct MyTransport: Transport {",
+                "        func send(_ request: TransportRequest) async throws -> TransportResponse { throw URLError(.unsupportedURL) }",
+                "    }",
+            ],
+            after: ["}"], fileScope: true),
         "CallRecorder.swift#1": Context(before: ["let recorder = CallRecorder()", "let target = GitHub.zen"]),
         "HookEvent.swift#1": Context(before: ["let recorder = CallRecorder()"]),
         "RecordingInterceptor.swift#1": Context(before: ["let recorder = CallRecorder()"], after: ["_ = interceptor"]),
