@@ -981,7 +981,9 @@ func conforms(_ testCase: TransportConformance.Case) async throws {
 @Suite(.disabled("compiled, not run: a documentation example"))
 struct SocketConformanceExample {
     struct MyTransport: Transport {
-        func send(_ request: TransportRequest) async throws -> TransportResponse { throw URLError(.unsupportedURL) }
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            throw URLError(.unsupportedURL)
+        }
     }
 @Test(arguments: WebSocketConformance.Case.allCases)
 func sockets(_ testCase: WebSocketConformance.Case) async throws {

@@ -85,7 +85,9 @@ enum SymbolSamples {
             before: [
                 #"@Suite(.disabled("compiled, not run: a documentation example"))"#, "struct SocketConformanceExample {",
                 "    struct MyTransport: Transport {",
-                "        func send(_ request: TransportRequest) async throws -> TransportResponse { throw URLError(.unsupportedURL) }",
+                "        func send(_ request: TransportRequest) async throws -> TransportResponse {",
+                "            throw URLError(.unsupportedURL)",
+                "        }",
                 "    }",
             ],
             after: ["}"], fileScope: true),
