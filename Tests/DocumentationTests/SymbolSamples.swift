@@ -83,7 +83,8 @@ enum SymbolSamples {
             after: ["}"], fileScope: true),
         "WebSocketConformance.swift#1": Context(
             before: [
-                #"@Suite(.disabled("compiled, not run: a documentation example"))"#, "struct SocketConformanceExample {",
+                #"@Suite(.disabled("compiled, not run: a documentation example"))"#,
+                "struct SocketConformanceExample {",
                 "    struct MyTransport: Transport {",
                 "        func send(_ request: TransportRequest) async throws -> TransportResponse {",
                 "            throw URLError(.unsupportedURL)",
