@@ -71,7 +71,15 @@ public struct AsyncHTTPClientTransport: Transport {
     /// to), and a request to a pinned host goes on a connection of the transport's own that checks
     /// the pins during the handshake (HTTP/1.1, kept per host and policy: AsyncHTTPClient offers
     /// no verification callback).
-    public var capabilities: TransportCapabilities { [.timeouts, .repeatedHeaderFields, .trustPolicy] }
+    ///
+    /// It opens WebSockets (`.webSocket`) on connections of its own (AsyncHTTPClient has no
+    /// upgrade API), with the same trust policy, on macOS 13, iOS 16 and Linux.
+    public var capabilities: TransportCapabilities {
+        guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else {
+            return [.timeouts, .repeatedHeaderFields, .trustPolicy]
+        }
+        return [.timeouts, .repeatedHeaderFields, .trustPolicy, .webSocket]
+    }
 
     /// Sends `request` (one hop: a redirect is returned, the provider follows it) and returns the
     /// response with its whole body, the temporary file holding it (a download), or, for a
@@ -83,7 +91,13 @@ public struct AsyncHTTPClientTransport: Transport {
     /// - Throws: A `TransportFailure` of the same kind URLSession's error would have, a
     ///   `CancellationError`, or a `TransferError` for a body that cannot be read.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        request.delivery == .stream ? try await engine.streamed(request) : try await engine.send(request)
+        if let socket = request.webSocket {
+            guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else {
+                throw RequestValidationError.unsupportedOptions(.webSocket, transport: "AsyncHTTPClientTransport")
+            }
+            return try await engine.openWebSocket(request, socket)
+        }
+        return request.delivery == .stream ? try await engine.streamed(request) : try await engine.send(request)
     }
 }
 

@@ -88,7 +88,7 @@ struct PinnedExchange: Sendable {
     /// An event loop of the client's group that can run a socket connection, or one of SwiftNIO's
     /// shared group: on Apple platforms AsyncHTTPClient's default group is Network.framework's
     /// (NIOTransportServices), whose loops a `ClientBootstrap` cannot use.
-    private static func socketLoop(of client: HTTPClient) -> any EventLoop {
+    static func socketLoop(of client: HTTPClient) -> any EventLoop {
         let candidate = client.eventLoopGroup.next()
         return ClientBootstrap(validatingGroup: candidate) == nil
             ? MultiThreadedEventLoopGroup.singleton.next() : candidate

@@ -1,0 +1,246 @@
+import Courier
+import Foundation
+import NIOCore
+import NIOWebSocket
+
+/// The frames of one open socket, on its channel's event loop: joins fragments within the
+/// message limit, validates text, answers pings, matches pongs, runs the close handshake, and
+/// reads from the network only while someone waits (the channel's `autoRead` is off), so a
+/// reader that stops asking stops the reading.
+final class SocketFrameHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let maximumMessageSize: Int
+    private var context: ChannelHandlerContext?
+    /// Events read and not yet received: at most one read's worth of frames.
+    private var events = CircularBuffer<Result<WebSocketEvent, any Error>>()
+    private var receiver: EventLoopPromise<WebSocketEvent>?
+    private var pings: [UInt64: EventLoopPromise<Void>] = [:]
+    private var nextPing: UInt64 = 0
+    private var fragments: ByteBuffer?
+    private var fragmentsAreText = false
+    /// Set once this side sent its close frame; completed by the peer's close or the end.
+    private var closing: EventLoopPromise<Void>?
+    /// Whether the peer's close frame arrived (the end is then not a lost connection).
+    private var peerClosed = false
+    /// Whether this side's close frame went out (first, or as the answer to the peer's).
+    private var closeSent = false
+    /// Why the socket ended, for every call after.
+    private var ended: (any Error)?
+
+    init(maximumMessageSize: Int) {
+        self.maximumMessageSize = maximumMessageSize
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        // A server that closed right after its 101 closed the channel before this handler was
+        // there to see it: the frames read before the end still come, then the end.
+        if !context.channel.isActive {
+            end(TransportFailure(kind: .connectionLost, underlyingError: ChannelError.eof))
+        }
+    }
+
+    // MARK: Calls from the connection (on the event loop)
+
+    func receive(_ promise: EventLoopPromise<WebSocketEvent>) {
+        if let event = events.popFirst() { return promise.completeWith(event) }
+        if let ended { return promise.fail(ended) }
+        guard context?.channel.isActive == true else {
+            let lost = TransportFailure(kind: .connectionLost, underlyingError: ChannelError.eof)
+            end(peerClosed ? WebSocketError.closed(.normalClosure, reason: "") : lost)
+            return promise.fail(ended ?? lost)
+        }
+        guard receiver == nil else {
+            return promise.fail(WebSocketError.protocolViolation("two readers of one socket at once"))
+        }
+        receiver = promise
+        demand()
+    }
+
+    func send(_ message: WebSocketMessage, _ promise: EventLoopPromise<Void>) {
+        guard let context, ended == nil, closing == nil else {
+            return promise.fail(ended ?? WebSocketError.closed(.normalClosure, reason: ""))
+        }
+        var data = context.channel.allocator.buffer(capacity: message.size)
+        switch message {
+        case .text(let text): data.writeString(text)
+        case .binary(let bytes): data.writeBytes(bytes)
+        }
+        write(message.opcode == 1 ? .text : .binary, data, promise)
+    }
+
+    func ping(_ promise: EventLoopPromise<Void>) {
+        guard let context, ended == nil else { return promise.fail(ended ?? ChannelError.ioOnClosedChannel) }
+        nextPing &+= 1
+        var data = context.channel.allocator.buffer(capacity: 8)
+        data.writeInteger(nextPing)
+        pings[nextPing] = promise
+        write(.ping, data, nil)
+        demand()
+    }
+
+    /// A caller stopped waiting for `future`: its promise (a receive's or a ping's) fails with
+    /// `CancellationError`, if the handler still holds it.
+    func abandon<Value>(_ future: EventLoopFuture<Value>) {
+        if let receiver, receiver.futureResult === future {
+            self.receiver = nil
+            receiver.fail(CancellationError())
+        }
+        if let (id, ping) = pings.first(where: { $0.value.futureResult === future }) {
+            pings[id] = nil
+            ping.fail(CancellationError())
+        }
+    }
+
+    /// Sends the close frame and completes `promise` when the peer's close arrives or the
+    /// connection ends; the connection closes then, or after `timeout`.
+    func close(code: WebSocketCloseCode, reason: String, timeout: TimeAmount, _ promise: EventLoopPromise<Void>) {
+        guard let context, ended == nil else { return promise.succeed() }
+        if let closing { return closing.futureResult.cascade(to: promise) }
+        let closing = context.eventLoop.makePromise(of: Void.self)
+        self.closing = closing
+        closing.futureResult.cascade(to: promise)
+        sendClose(code, reason)
+        let channel = context.channel
+        let deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        closing.futureResult.whenComplete { _ in
+            deadline.cancel()
+            channel.close(promise: nil)
+        }
+        if peerClosed { closing.succeed() } else { demand() }
+    }
+
+    // MARK: The channel
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        guard frame.maskKey == nil else { return fail(.protocolViolation("a masked frame from the server"), 1002) }
+        switch frame.opcode {
+        case .text, .binary, .continuation: message(frame)
+        case .ping: if closing == nil { write(.pong, frame.unmaskedData, nil) }
+        case .pong:
+            var data = frame.unmaskedData
+            if let id = data.readInteger(as: UInt64.self) { pings.removeValue(forKey: id)?.succeed() }
+        case .connectionClose: peerClose(frame.unmaskedData)
+        default: fail(.protocolViolation("a frame with reserved opcode \(frame.opcode)"), 1002)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        demand()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        let lost = TransportFailure(kind: .connectionLost, underlyingError: ChannelError.eof)
+        end(peerClosed ? WebSocketError.closed(.normalClosure, reason: "") : lost)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // The decoder's errors; NIO's protocol error handler sends their close frame.
+        switch error as? NIOWebSocketError {
+        case .invalidFrameLength?: deliver(.failure(WebSocketError.messageTooBig(limit: maximumMessageSize)))
+        case .some(let problem): deliver(.failure(WebSocketError.protocolViolation("\(problem)")))
+        case nil: deliver(.failure(AsyncHTTPClientFailure.map(error)))
+        }
+        context.close(promise: nil)
+    }
+
+    // MARK: Messages and the end
+
+    private func message(_ frame: WebSocketFrame) {
+        if frame.opcode == .continuation {
+            guard fragments != nil else { return fail(.protocolViolation("a continuation without a message"), 1002) }
+        } else {
+            guard fragments == nil else {
+                return fail(.protocolViolation("a new message inside a fragmented one"), 1002)
+            }
+            fragments = context?.channel.allocator.buffer(capacity: frame.length)
+            fragmentsAreText = frame.opcode == .text
+        }
+        var data = frame.unmaskedData
+        guard (fragments?.readableBytes ?? 0) + data.readableBytes <= maximumMessageSize else {
+            return fail(.messageTooBig(limit: maximumMessageSize), 1009)
+        }
+        fragments?.writeBuffer(&data)
+        guard frame.fin, let whole = fragments else { return }
+        fragments = nil
+        let bytes = Data(whole.readableBytesView)
+        guard fragmentsAreText else { return deliver(.success(.message(.binary(bytes)))) }
+        guard let text = String(data: bytes, encoding: .utf8) else { return fail(.invalidUTF8, 1007) }
+        deliver(.success(.message(.text(text))))
+    }
+
+    private func peerClose(_ payload: ByteBuffer) {
+        var payload = payload
+        let code = payload.readInteger(as: UInt16.self).map { WebSocketCloseCode(rawValue: $0) } ?? .noStatusReceived
+        let reason = payload.readString(length: payload.readableBytes) ?? ""
+        peerClosed = true
+        if let closing {
+            closing.succeed()
+        } else {
+            // The peer closed first: the close is answered by the reader's `close`, with its code.
+            deliver(.success(.closed(code, reason: reason)))
+        }
+    }
+
+    /// Fails the socket with `error`: closes with `code`, then ends the connection.
+    private func fail(_ error: WebSocketError, _ code: UInt16) {
+        guard let context, ended == nil else { return }
+        sendClose(WebSocketCloseCode(rawValue: code), "")
+        deliver(.failure(error))
+        end(error)
+        context.channel.close(promise: nil)
+    }
+
+    private func deliver(_ event: Result<WebSocketEvent, any Error>) {
+        if let receiver {
+            self.receiver = nil
+            receiver.completeWith(event)
+        } else {
+            events.append(event)
+        }
+    }
+
+    private func end(_ error: any Error) {
+        guard ended == nil else { return }
+        ended = error
+        if let receiver {
+            self.receiver = nil
+            receiver.fail(error)
+        }
+        for (_, ping) in pings { ping.fail(error) }
+        pings = [:]
+        closing?.succeed()
+    }
+
+    /// Reads more while someone waits for what the network brings.
+    private func demand() {
+        guard let context, ended == nil, events.isEmpty else { return }
+        if receiver != nil || !pings.isEmpty || closing != nil { context.read() }
+    }
+
+    /// This side's close frame, once.
+    private func sendClose(_ code: WebSocketCloseCode, _ reason: String) {
+        guard let context, !closeSent else { return }
+        closeSent = true
+        write(.connectionClose, Self.closePayload(code, reason, context.channel.allocator), nil)
+    }
+
+    private func write(_ opcode: WebSocketOpcode, _ data: ByteBuffer, _ promise: EventLoopPromise<Void>?) {
+        guard let context else { return }
+        let frame = WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data)
+        context.writeAndFlush(wrapOutboundOut(frame), promise: promise)
+    }
+
+    private static func closePayload(_ code: WebSocketCloseCode, _ reason: String, _ allocator: ByteBufferAllocator)
+        -> ByteBuffer
+    {
+        var data = allocator.buffer(capacity: 2 + reason.utf8.count)
+        data.writeInteger(code.rawValue)
+        data.writeString(reason)
+        return data
+    }
+}
