@@ -1,0 +1,81 @@
+import Foundation
+
+/// A WebSocket server written by others: the Python `websockets` package's, on 127.0.0.1, run
+/// as a child process for one test. It echoes every message but `die`, on which it aborts the
+/// connection; a handshake whose `Authorization` is in `refused` is answered 401 with a body from
+/// that token's second use on (a token that expired while its socket was open).
+final class PythonWebSocketPeer: Sendable {
+    let port: Int
+    private let process: Process
+
+    /// Whether `python3` can import `websockets` (.ci/run installs it).
+    static let isAvailable: Bool = {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import websockets"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    private static let script = """
+        import asyncio, sys
+        from http import HTTPStatus
+        from websockets.asyncio.server import serve
+        refused = set(sys.argv[1:])
+        uses = {}
+        def check(connection, request):
+            token = request.headers.get("Authorization", "")
+            uses[token] = uses.get(token, 0) + 1
+            if token in refused and uses[token] > 1:
+                return connection.respond(HTTPStatus.UNAUTHORIZED, "token expired\\n")
+        async def handler(ws):
+            async for message in ws:
+                if message == "die":
+                    ws.transport.abort()
+                    return
+                await ws.send(message)
+        async def main():
+            async with serve(handler, "127.0.0.1", 0, process_request=check, max_size=None) as server:
+                print(server.sockets[0].getsockname()[1], flush=True)
+                await asyncio.get_running_loop().create_future()
+        asyncio.run(main())
+        """
+
+    /// Starts the server, refusing handshakes signed with any of `refused` from their second use.
+    init(refusing refused: [String] = []) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.script] + refused
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        self.process = process
+        // The first line is the port; reading it waits until the server listens.
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
+            line.append(first)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        self.port = port
+    }
+
+    deinit {
+        // SIGKILL: websockets' server closes gracefully on SIGTERM and its script then waits on.
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Kills the server (SIGKILL): every connection is cut.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
