@@ -15,7 +15,13 @@ extension NetworkLoggerPlugin {
         case .received(let received):
             message = "received " + describe(received, content: configuration.logOptions.contains(.successResponseBody))
         case .closed(let code, let reason, let byPeer):
-            let quoted = reason.isEmpty ? "" : ": \"\(Redaction.escaped(reason))\""
+            // A peer's words may carry anything: shown (redacted, escaped) only when contents are.
+            let shown = configuration.logOptions.contains(.successResponseBody)
+            let quoted =
+                reason.isEmpty
+                ? ""
+                : shown
+                    ? ": \"\(Redaction.escaped(redaction.text(reason)))\"" : ", a reason of \(reason.utf8.count) bytes"
             message = "closed \(code) by \(byPeer ? "the peer" : "this side")\(quoted)"
         case .failed(let error): message = "failed: \(Self.describe(error))"
         case .reconnected(let attempt): message = "reconnected (attempt \(attempt))"

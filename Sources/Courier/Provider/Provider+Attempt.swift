@@ -323,9 +323,21 @@ extension Provider {
             {
                 throw unsupported
             }
-            return .success(try HeaderFieldRules.checked(adapted, method: method))
+            let checked = try HeaderFieldRules.checked(adapted, method: method)
+            guard setup.socket != nil else { return .success(checked) }
+            return Self.socketHandshake(checked)
         } catch {
             return .failure(AttemptFailure(error: .adaptation(error, request: adapted), request: adapted))
+        }
+    }
+
+    /// A socket's handshake as plugins and the interceptor left it, held to the handshake's rules
+    /// again (a `GET` without a body; `ws:` and `wss:` made `http:` and `https:`).
+    private static func socketHandshake(_ request: URLRequest) -> Result<URLRequest, AttemptFailure> {
+        do {
+            return .success(try WebSocketUpgrade.handshake(request, task: .requestPlain))
+        } catch {
+            return .failure(AttemptFailure(error: .adaptation(error, request: request), request: request))
         }
     }
 }

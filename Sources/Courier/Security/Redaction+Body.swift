@@ -135,3 +135,11 @@ extension Redaction {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension Redaction {
+    /// A short text from a peer (a WebSocket's close reason) as it may be shown: redacted as a
+    /// body of text is (a form's credential fields, JSON's credential members).
+    func text(_ text: String) -> String {
+        String(decoding: body(Data(text.utf8), contentType: "text/plain"), as: UTF8.self)
+    }
+}

@@ -48,6 +48,7 @@ public final class WebSocket: Sendable {
         heartbeat.value?.cancel()
         let (ended, connection) = state.withLock { ($0.ended, $0.connection) }
         guard ended == nil else { return }
+        observer.observe(.closed(.goingAway, reason: "", byPeer: false), state)
         Task { await connection.close(code: .goingAway, reason: "") }
     }
 
@@ -115,6 +116,14 @@ public final class WebSocket: Sendable {
     /// Sends a ping and returns when its pong arrives.
     /// - Throws: What ``send(_:)`` throws.
     public func ping() async throws {
+        try state.withLock { state in
+            if let ended = state.ended { throw ended.error }
+            guard state.pendingSends < options.sendBufferLimit else {
+                throw WebSocketError.sendBufferFull(limit: options.sendBufferLimit)
+            }
+            state.pendingSends += 1
+        }
+        defer { state.withLock { $0.pendingSends -= 1 } }
         try await openConnection().ping()
     }
 
@@ -159,7 +168,12 @@ public final class WebSocket: Sendable {
             switch received {
             case .success(let success): event = success
             case .failure(let error):
-                guard try await reconnects(after: error, from: connection) else { try stop(error) }
+                // A reader whose task was cancelled stops reading; the socket stays open.
+                if error is CancellationError { throw error }
+                guard try await reconnects(after: error, from: connection) else {
+                    if case .closed? = state.value.ended { return nil }
+                    try await stop(error)
+                }
                 continue
             }
             switch event {
@@ -167,8 +181,9 @@ public final class WebSocket: Sendable {
                 // The engine enforces the limit as it reads; an engine that does not is held to it here.
                 guard message.size <= options.maximumMessageSize else {
                     await connection.close(code: .messageTooBig, reason: "")
-                    try stop(WebSocketError.messageTooBig(limit: options.maximumMessageSize))
+                    try await stop(WebSocketError.messageTooBig(limit: options.maximumMessageSize))
                 }
+                state.withLock { $0.reconnectionsInRow = 0 }
                 observer.observe(.received(message), state)
                 return message
             case .closed(let code, let reason):
@@ -178,6 +193,7 @@ public final class WebSocket: Sendable {
                 {
                     continue
                 }
+                if case .closed? = state.value.ended { return nil }
                 await peerClosed(code, reason, connection)
                 return nil
             }
@@ -190,8 +206,10 @@ public final class WebSocket: Sendable {
             state -> ((any WebSocketConnection)?, [CheckedContinuation<Void, Never>]) in
             guard state.ended == nil else { return (nil, []) }
             state.ended = ending
-            defer { state.waiters = [] }
-            return (state.connection, state.waiters)
+            var waiting = Array(state.waiters.values)
+            if let backOff = state.backOff { waiting.append(backOff) }
+            (state.waiters, state.backOff) = ([:], nil)
+            return (state.connection, waiting)
         }
         guard let connection else { return nil }
         heartbeat.value?.cancel()
@@ -206,9 +224,13 @@ public final class WebSocket: Sendable {
         observer.observe(.closed(code, reason: reason, byPeer: true), state)
     }
 
-    /// Stops the socket with `error` (or the error it ended with first) and throws it.
-    func stop(_ error: any Error) throws -> Never {
-        if end(.failed(error)) != nil { observer.observe(.failed(error), state) }
+    /// Stops the socket with `error` (or the error it ended with first), closes its connection,
+    /// and throws it.
+    func stop(_ error: any Error) async throws -> Never {
+        if let connection = end(.failed(error)) {
+            observer.observe(.failed(error), state)
+            await connection.close(code: .goingAway, reason: "")
+        }
         if case .failed(let first)? = state.value.ended { throw first }
         throw error
     }

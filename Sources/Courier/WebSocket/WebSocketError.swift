@@ -35,8 +35,8 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// its content) and the decoder's error.
     case decoding(String)
 
-    /// A sentence describing the problem; never a message's content, and a reason from the peer
-    /// escaped.
+    /// A sentence describing the problem; never a message's content, nor the text of a close
+    /// reason (a peer's words may carry anything: ``closed(_:reason:)`` holds it).
     public var description: String {
         switch self {
         case .methodNotGET(let method):
@@ -53,7 +53,7 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
         case .protocolViolation(let problem):
             "The peer broke the WebSocket protocol (\(problem)); the socket was closed with 1002."
         case .closed(let code, let reason):
-            "The WebSocket is closed (\(code)\(reason.isEmpty ? "" : ": \"\(Redaction.escaped(reason))\""))."
+            "The WebSocket is closed (\(code)\(reason.isEmpty ? "" : ", with a reason of \(reason.utf8.count) bytes"))."
         case .heartbeatMissed(let seconds):
             "No pong came within \(seconds) s of a ping: the connection was taken as lost."
         case .sendBufferFull(let limit): "The send buffer was full (\(limit) messages)."

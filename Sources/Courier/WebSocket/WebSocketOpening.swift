@@ -19,8 +19,14 @@ struct SocketState: @unchecked Sendable {
     var ended: Ending?
     /// Whether a reconnection is running: sends wait for it.
     var reconnecting = false
-    /// Sends waiting for the reconnection.
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Sends and pings waiting for the reconnection, by id.
+    var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    var nextWaiter: UInt64 = 0
+    /// The reconnection's wait, which an end cuts short.
+    var backOff: CheckedContinuation<Void, Never>?
+    /// Reconnections since a message last arrived: a server that accepts and drops at once
+    /// spends them as failures do.
+    var reconnectionsInRow = 0
     /// Sends waiting for the engine or the reconnection.
     var pendingSends = 0
     /// Whether the heartbeat found the current connection lost (and closed it).

@@ -111,7 +111,8 @@ enum HARMessages {
         let data: String
         switch message {
         case .text(let text): data = String(decoding: redaction.body(Data(text.utf8), contentType: nil), as: UTF8.self)
-        case .binary(let bytes): data = bytes.base64EncodedString()
+        // Binary data is redacted as a body is (JSON or a form inside it), then kept in Base64.
+        case .binary(let bytes): data = redaction.body(bytes, contentType: nil).base64EncodedString()
         }
         return HAR.WebSocketMessage(
             type: type, time: Date().timeIntervalSince1970, opcode: Int(message.opcode), data: data)
