@@ -112,8 +112,9 @@ struct LoggingPluginTests {
         #expect(handler.entries.last?.level == .warning)
         #expect(handler.entries.last?.metadata["error.type"] == "404")
 
-        server.stop()
-        _ = try? await provider.request(ShopAPI(baseURL: server.baseURL, call: .items(page: 1)))
+        // A port that refuses for the whole test (a stopped server's may be taken meanwhile).
+        let closed = try ClosedPort()
+        _ = try? await provider.request(ShopAPI(baseURL: closed.baseURL, call: .items(page: 1)))
         #expect(handler.entries.last?.level == .error)
         #expect(handler.entries.last?.message.description == "request failed")
         #expect(handler.entries.last?.metadata["error.type"] == "cannotConnect")

@@ -86,9 +86,10 @@ struct MetricsPluginTests {
         let provider = Provider<ShopAPI>(plugins: [MetricsPlugin(factory: metrics)])
 
         _ = try? await provider.request(ShopAPI(baseURL: server.baseURL, call: .items(page: 1)))
-        server.stop()
-        _ = try? await provider.request(ShopAPI(baseURL: server.baseURL, call: .items(page: 1)))
-        let cancelled = Task { try await provider.request(ShopAPI(baseURL: server.baseURL, call: .login)) }
+        // A port that refuses for the whole test (a stopped server's may be taken meanwhile).
+        let closed = try ClosedPort()
+        _ = try? await provider.request(ShopAPI(baseURL: closed.baseURL, call: .items(page: 1)))
+        let cancelled = Task { try await provider.request(ShopAPI(baseURL: closed.baseURL, call: .login)) }
         cancelled.cancel()
         _ = try? await cancelled.value
 
