@@ -20,10 +20,17 @@ final class PythonWebSocketPeer: Sendable {
     }()
 
     private static let script = """
-        import asyncio, sys
+        import asyncio, ssl, sys
         from http import HTTPStatus
         from websockets.asyncio.server import serve
-        refused = set(sys.argv[1:])
+        tls = None
+        if sys.argv[1] != "-":
+            tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            tls.load_cert_chain(sys.argv[1], sys.argv[2])
+            if sys.argv[3] != "-":
+                tls.verify_mode = ssl.CERT_REQUIRED
+                tls.load_verify_locations(sys.argv[3])
+        refused = set(sys.argv[4:])
         uses = {}
         def check(connection, request):
             token = request.headers.get("Authorization", "")
@@ -37,17 +44,24 @@ final class PythonWebSocketPeer: Sendable {
                     return
                 await ws.send(message)
         async def main():
-            async with serve(handler, "127.0.0.1", 0, process_request=check, max_size=None) as server:
+            async with serve(handler, "127.0.0.1", 0, process_request=check, max_size=None, ssl=tls) as server:
                 print(server.sockets[0].getsockname()[1], flush=True)
                 await asyncio.get_running_loop().create_future()
         asyncio.run(main())
         """
 
-    /// Starts the server, refusing handshakes signed with any of `refused` from their second use.
-    init(refusing refused: [String] = []) throws {
+    /// Whether it serves `wss:`.
+    let secure: Bool
+
+    /// Starts the server, refusing handshakes signed with any of `refused` from their second use;
+    /// with `tls`, over TLS with that certificate and key, requiring a client certificate of
+    /// `clientAuthority` when given.
+    init(refusing refused: [String] = [], tls: (certificate: URL, key: URL, clientAuthority: URL?)? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script] + refused
+        let files = [tls?.certificate.path ?? "-", tls?.key.path ?? "-", tls?.clientAuthority?.path ?? "-"]
+        process.arguments = ["python3", "-c", Self.script] + files + refused
+        secure = tls != nil
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -71,7 +85,7 @@ final class PythonWebSocketPeer: Sendable {
     }
 
     /// `http://127.0.0.1:<port>`.
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var baseURL: URL { URL(string: "\(secure ? "wss" : "ws")://127.0.0.1:\(port)")! }
 
     /// Kills the server (SIGKILL): every connection is cut.
     func kill() {
