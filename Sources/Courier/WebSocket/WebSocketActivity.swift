@@ -3,7 +3,7 @@ import Foundation
 /// What a plugin's ``PluginType/didObserve(_:target:)`` sees of an open ``WebSocket``: each
 /// message sent or received, and its close. Observation only.
 ///
-/// A logger shows a message's opcode and size; its content only when asked (``LoggingPlugin``
+/// A logger shows a message's opcode and size; its content only when asked (``NetworkLoggerPlugin``
 /// logs it as it logs bodies, redacted).
 public struct WebSocketActivity: Sendable {
     /// What happened.
