@@ -5,7 +5,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What every `Transport` that opens WebSockets (``TransportCapabilities/webSocket``) must do, as
+/// What every `Transport` that opens WebSockets (`TransportCapabilities.webSocket`) must do, as
 /// cases an engine's author runs from their test target against ``WebSocketServer``s the cases
 /// start on 127.0.0.1, through a provider's whole pipeline.
 ///
@@ -28,21 +28,21 @@ public struct WebSocketConformance: Sendable {
         case closeByClient
         /// A close from the server ends the messages with its code and reason.
         case closeByServer
-        /// Text that is not UTF-8 fails with ``WebSocketError/invalidUTF8`` and closes with 1007.
+        /// Text that is not UTF-8 fails with `WebSocketError.invalidUTF8` and closes with 1007.
         case invalidUTF8
-        /// A masked frame from the server fails with ``WebSocketError/protocolViolation(_:)``.
+        /// A masked frame from the server fails with `WebSocketError.protocolViolation`.
         case maskedServerFrame
         /// A frame announcing more than the limit fails with
-        /// ``WebSocketError/messageTooBig(limit:)`` and closes with 1009 before it is read whole.
+        /// `WebSocketError.messageTooBig` and closes with 1009 before it is read whole.
         case oversizedFrame
         /// A server that never answers the close: `close` returns within its close timeout.
         case unansweredClose
         /// A refused handshake is the response it is: status, header fields and body.
         case refusedHandshake
-        /// A connection cut without a close frame fails with ``TransportFailure/Kind/connectionLost``.
+        /// A connection cut without a close frame fails with `TransportFailure.Kind.connectionLost`.
         case connectionLost
         /// The subprotocol the server picks among those offered is the socket's; one not offered
-        /// fails the handshake with ``WebSocketError/invalidHandshake(_:)``.
+        /// fails the handshake with `WebSocketError.invalidHandshake`.
         case subprotocols
         /// A reader that stops reading stops the reading: the server cannot send 64 MiB ahead.
         case slowReader
