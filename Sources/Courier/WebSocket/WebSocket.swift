@@ -90,13 +90,7 @@ public final class WebSocket: Sendable {
     ///   sends are waiting already, the error that ended the socket, or the engine's error when
     ///   the connection is lost (the message is not sent again).
     public func send(_ message: WebSocketMessage) async throws {
-        try state.withLock { state in
-            if let ended = state.ended { throw ended.error }
-            guard state.pendingSends < options.sendBufferLimit else {
-                throw WebSocketError.sendBufferFull(limit: options.sendBufferLimit)
-            }
-            state.pendingSends += 1
-        }
+        try reserveSend()
         defer { state.withLock { $0.pendingSends -= 1 } }
         let connection = try await openConnection()
         try await connection.send(message)
@@ -116,13 +110,7 @@ public final class WebSocket: Sendable {
     /// Sends a ping and returns when its pong arrives.
     /// - Throws: What ``send(_:)`` throws.
     public func ping() async throws {
-        try state.withLock { state in
-            if let ended = state.ended { throw ended.error }
-            guard state.pendingSends < options.sendBufferLimit else {
-                throw WebSocketError.sendBufferFull(limit: options.sendBufferLimit)
-            }
-            state.pendingSends += 1
-        }
+        try reserveSend()
         defer { state.withLock { $0.pendingSends -= 1 } }
         try await openConnection().ping()
     }
@@ -141,6 +129,17 @@ public final class WebSocket: Sendable {
         guard let connection = end(.closed(code, reason, byPeer: false)) else { return }
         await connection.close(code: code, reason: reason)
         observer.observe(.closed(code, reason: reason, byPeer: false), state)
+    }
+
+    /// Counts one more send or ping waiting, within ``WebSocketOptions/sendBufferLimit``.
+    private func reserveSend() throws {
+        try state.withLock { state in
+            if let ended = state.ended { throw ended.error }
+            guard state.pendingSends < options.sendBufferLimit else {
+                throw WebSocketError.sendBufferFull(limit: options.sendBufferLimit)
+            }
+            state.pendingSends += 1
+        }
     }
 
     /// The next message, or `nil` once the socket closed; what ``messages`` iterates.
