@@ -91,6 +91,13 @@ plan = [
     ("ahc-tls", "cpu_us_per_request", "pinned", "pooled", "", "µs"),
     ("ahc-tls", "requests_per_second", "pinned-fresh", "fresh", "a new connection each: pins ÷ raw AsyncHTTPClient", "req/s"),
     ("ahc-tls", "cpu_us_per_request", "pinned-fresh", "fresh", "CPU per request, handshake included", "µs"),
+    ("ws-receive", "messages_per_second", "courier", "raw", "≥ 0.9× raw SwiftNIO socket (64-byte messages pushed)", "msg/s"),
+    ("ws-receive", "cpu_us_per_message", "courier", "raw", "CPU per message", "µs"),
+    ("ws-echo", "messages_per_second", "courier", "raw", "≥ 0.9× raw (round trips, one after another)", "msg/s"),
+    ("ws-echo", "cpu_us_per_message", "courier", "raw", "CPU per round trip", "µs"),
+    ("ws-duplex", "messages_per_second", "courier", "raw", "≥ 0.9× raw (one task sends, another reads the echoes)", "msg/s"),
+    ("ws-duplex", "cpu_us_per_message", "courier", "raw", "CPU per message", "µs"),
+    ("ws-slow-reader", "peak_rss_growth_mib", "courier", "raw", "flat: 64 MiB pushed at a reader taking 4 ms a message", "MiB"),
     ("auth", "refreshes", "courier", None, "100 concurrent 401s → 1 refresh", ""),
     ("auth", "seconds", "courier", None, "", "s"),
 ]

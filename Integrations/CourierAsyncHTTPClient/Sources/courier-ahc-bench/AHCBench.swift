@@ -13,11 +13,13 @@ import NIOCore
 /// `courier-bench`, whose driver (`Benchmarks/run`) runs it side by side with its baselines.
 ///
 /// Variants: `courier` (a `Provider` on `AsyncHTTPClientTransport`), `raw` (`HTTPClient.execute`
-/// on the same client configuration), `urlsession` (`URLSession.data(for:)`, ephemeral).
+/// on the same client configuration), `urlsession` (`URLSession.data(for:)`, ephemeral); for the
+/// `ws-` measurements, `courier` and `raw` as ``SocketVariant`` says. `ws-serve` runs their server.
 @main
 enum AHCBench {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "ws-serve" { try? SocketServer.serve() }
         guard arguments.count >= 3, let baseURL = URL(string: arguments[2]) else {
             FileHandle.standardError.write(
                 Data("usage: courier-ahc-bench <measurement> <variant> <base-url> [count]\n".utf8))
@@ -40,6 +42,9 @@ enum AHCBench {
             case "ahc-concurrent": figures = try await Requests.concurrent(variant, baseURL, count: count ?? 10_000)
             case "ahc-large-file": figures = try await Transfers.toFile(variant, baseURL)
             case "ahc-tls": figures = try await TLSRequests.sequential(variant, baseURL, count: count ?? 1_000)
+            case "ws-receive", "ws-echo", "ws-duplex":
+                figures = try await SocketMessages.run(name, variant, count: count ?? 100_000)
+            case "ws-slow-reader": figures = try await SocketMessages.slowReader(variant, count: count ?? 256)
             case "ahc-multipart": figures = try await Transfers.multipart(variant, baseURL, mebibytes: count ?? 1_024)
             default: throw BenchFailure("unknown measurement \(name)")
             }

@@ -1,18 +1,27 @@
 import Courier
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 
 /// An open socket on a SwiftNIO channel: each call hops to the channel's event loop, where its
-/// ``SocketFrameHandler`` keeps the state.
+/// ``SocketFrameHandler`` keeps the state, except a receive of an event already taken.
 final class NIOWebSocketConnection: WebSocketConnection {
     private let channel: any Channel
     private let handler: NIOLoopBound<SocketFrameHandler>
+    private let sends: SocketSendQueue
     private let closeTimeout: TimeAmount
+    /// Events taken from the handler in one hop and not yet returned: one read's worth at most,
+    /// since the next hop is made only once they are all returned. One reader at a time.
+    private let received = NIOLockedValueBox(CircularBuffer<Result<WebSocketEvent, any Error>>())
 
-    init(channel: any Channel, handler: NIOLoopBound<SocketFrameHandler>, closeTimeout: TimeInterval) {
+    init(
+        channel: any Channel, handler: NIOLoopBound<SocketFrameHandler>, sends: SocketSendQueue,
+        closeTimeout: TimeInterval
+    ) {
         self.channel = channel
         self.handler = handler
+        self.sends = sends
         self.closeTimeout = .nanoseconds(Int64(max(0, closeTimeout) * 1e9))
     }
 
@@ -20,12 +29,25 @@ final class NIOWebSocketConnection: WebSocketConnection {
         channel.close(promise: nil)
     }
 
+    /// Queues `message` and returns while the connection takes writes (``SocketSendQueue``);
+    /// otherwise waits for its write, which also reports a closed or lost socket.
     func send(_ message: WebSocketMessage) async throws {
-        try await onLoop(of: Void.self) { handler, promise in handler.send(message, promise) }
+        switch sends.enqueue(message) {
+        case .first:
+            let handler = handler
+            channel.eventLoop.execute { handler.value.drain() }
+        case .behind: break
+        case .refused:
+            try await onLoop(of: Void.self) { handler, promise in handler.send(message, promise) }
+        }
     }
 
     func receive() async throws -> WebSocketEvent {
-        try await onLoop(of: WebSocketEvent.self) { handler, promise in handler.receive(promise) }
+        if let event = received.withLockedValue({ $0.popFirst() }) { return try event.get() }
+        var events = try await onLoop(of: SocketEvents.self) { handler, promise in handler.receive(promise) }.events
+        let first = events.removeFirst()
+        if !events.isEmpty { received.withLockedValue { $0.append(contentsOf: events) } }
+        return try first.get()
     }
 
     func ping() async throws {
@@ -37,6 +59,11 @@ final class NIOWebSocketConnection: WebSocketConnection {
         _ = try? await onLoop(of: Void.self) { handler, promise in
             handler.close(code: code, reason: reason, timeout: timeout, promise)
         }
+    }
+
+    func abort() async {
+        let handler = handler
+        try? await channel.eventLoop.submit { handler.value.abort() }.get()
     }
 
     /// Runs `body` with the handler on the event loop and awaits the promise it completes; a
@@ -54,5 +81,18 @@ final class NIOWebSocketConnection: WebSocketConnection {
             // The handler lets go of the waiter, failing it once (never twice).
             loop.execute { handler.value.abandon(promise.futureResult) }
         }
+    }
+}
+
+/// The events one receive took from the handler, in order; never empty.
+struct SocketEvents: Sendable {
+    var events: CircularBuffer<Result<WebSocketEvent, any Error>>
+
+    init(_ events: CircularBuffer<Result<WebSocketEvent, any Error>>) {
+        self.events = events
+    }
+
+    init(_ event: Result<WebSocketEvent, any Error>) {
+        events = [event]
     }
 }

@@ -6,16 +6,19 @@ import NIOWebSocket
 /// The frames of one open socket, on its channel's event loop: joins fragments within the
 /// message limit, validates text, answers pings, matches pongs, runs the close handshake, and
 /// reads from the network only while someone waits (the channel's `autoRead` is off), so a
-/// reader that stops asking stops the reading.
+/// reader that stops asking stops the reading. A receive takes every event read so far at once:
+/// one hop to the event loop per read, not per message.
 final class SocketFrameHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     private let maximumMessageSize: Int
+    /// Sends queued by any task, written by ``drain()``.
+    let sends = SocketSendQueue()
     private var context: ChannelHandlerContext?
     /// Events read and not yet received: at most one read's worth of frames.
     private var events = CircularBuffer<Result<WebSocketEvent, any Error>>()
-    private var receiver: EventLoopPromise<WebSocketEvent>?
+    private var receiver: EventLoopPromise<SocketEvents>?
     private var pings: [UInt64: EventLoopPromise<Void>] = [:]
     private var nextPing: UInt64 = 0
     private var fragments: ByteBuffer?
@@ -44,8 +47,13 @@ final class SocketFrameHandler: ChannelInboundHandler {
 
     // MARK: Calls from the connection (on the event loop)
 
-    func receive(_ promise: EventLoopPromise<WebSocketEvent>) {
-        if let event = events.popFirst() { return promise.completeWith(event) }
+    /// Completes `promise` with every event read and not yet received (one read's worth at
+    /// most), or with the next one when there is none yet.
+    func receive(_ promise: EventLoopPromise<SocketEvents>) {
+        if !events.isEmpty {
+            defer { events.removeAll(keepingCapacity: true) }
+            return promise.succeed(SocketEvents(events))
+        }
         if let ended { return promise.fail(ended) }
         guard context?.channel.isActive == true else {
             let lost = TransportFailure(kind: .connectionLost, underlyingError: ChannelError.eof)
@@ -69,6 +77,24 @@ final class SocketFrameHandler: ChannelInboundHandler {
         case .binary(let bytes): data.writeBytes(bytes)
         }
         write(message.opcode == 1 ? .text : .binary, data, promise)
+    }
+
+    /// Writes every queued send, in order, with one flush. Sends queued after the socket ended
+    /// are dropped, as frames written to a lost connection are.
+    func drain() {
+        let messages = sends.take()
+        guard let context, ended == nil, closing == nil else { return }
+        for message in messages {
+            var data = context.channel.allocator.buffer(capacity: message.size)
+            switch message {
+            case .text(let text): data.writeString(text)
+            case .binary(let bytes): data.writeBytes(bytes)
+            }
+            let frame = WebSocketFrame(
+                fin: true, opcode: message.opcode == 1 ? .text : .binary, maskKey: .random(), data: data)
+            context.write(wrapOutboundOut(frame), promise: nil)
+        }
+        context.flush()
     }
 
     func ping(_ promise: EventLoopPromise<Void>) {
@@ -101,6 +127,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
         if let closing { return closing.futureResult.cascade(to: promise) }
         let closing = context.eventLoop.makePromise(of: Void.self)
         self.closing = closing
+        sends.shut()
         closing.futureResult.cascade(to: promise)
         sendClose(code, reason)
         let channel = context.channel
@@ -110,6 +137,15 @@ final class SocketFrameHandler: ChannelInboundHandler {
             channel.close(promise: nil)
         }
         if peerClosed { closing.succeed() } else { demand() }
+    }
+
+    /// Ends a connection found dead: a close frame with 1001 if one can still go, and the
+    /// connection closed at once (a waiting receive then fails with `connectionLost`).
+    func abort() {
+        guard let context else { return }
+        sendClose(.goingAway, "")
+        sends.shut()
+        context.channel.close(promise: nil)
     }
 
     // MARK: The channel
@@ -126,6 +162,11 @@ final class SocketFrameHandler: ChannelInboundHandler {
         case .connectionClose: peerClose(frame.unmaskedData)
         default: fail(.protocolViolation("a frame with reserved opcode \(frame.opcode)"), 1002)
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        sends.setWritable(context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -198,7 +239,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
     private func deliver(_ event: Result<WebSocketEvent, any Error>) {
         if let receiver {
             self.receiver = nil
-            receiver.completeWith(event)
+            receiver.succeed(SocketEvents(event))
         } else {
             events.append(event)
         }
@@ -207,6 +248,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
     private func end(_ error: any Error) {
         guard ended == nil else { return }
         ended = error
+        sends.shut()
         if let receiver {
             self.receiver = nil
             receiver.fail(error)

@@ -14,7 +14,7 @@ import NIOWebSocket
 
 /// What a socket's opening handshake gave: an upgraded connection, or the server's refusal.
 enum SocketUpgradeResult: Sendable {
-    case upgraded(HTTPResponseHead, NIOLoopBound<SocketFrameHandler>)
+    case upgraded(HTTPResponseHead, NIOLoopBound<SocketFrameHandler>, SocketSendQueue)
     case refused(EventLoopFuture<(HTTPResponseHead, ByteBuffer)>)
 }
 
@@ -72,14 +72,14 @@ extension AsyncHTTPClientEngine {
         _ result: SocketUpgradeResult, channel: any Channel, url: URL, upgrade: WebSocketUpgrade
     ) async throws -> TransportResponse {
         switch result {
-        case .upgraded(let head, let handler):
+        case .upgraded(let head, let handler, let sends):
             let fields = Self.fields(head.headers)
             if let chosen = fields["Sec-WebSocket-Protocol"], !upgrade.subprotocols.contains(chosen) {
                 channel.close(promise: nil)
                 throw WebSocketError.invalidHandshake("the server chose a subprotocol that was not offered")
             }
             let connection = NIOWebSocketConnection(
-                channel: channel, handler: handler, closeTimeout: upgrade.closeTimeout)
+                channel: channel, handler: handler, sends: sends, closeTimeout: upgrade.closeTimeout)
             upgrade.accept(connection)
             return TransportResponse(statusCode: 101, headerFields: fields, url: url, data: Data())
         case .refused(let collected):
@@ -129,7 +129,7 @@ extension AsyncHTTPClientEngine {
                 // the server closed right after its 101 cannot take options: its frames already
                 // read are delivered, then the end.
                 if channel.isActive { try channel.syncOptions?.setOption(.autoRead, value: false) }
-                return .upgraded(response, NIOLoopBound(handler, eventLoop: channel.eventLoop))
+                return .upgraded(response, NIOLoopBound(handler, eventLoop: channel.eventLoop), handler.sends)
             }
         }
         let configuration = NIOTypedHTTPClientUpgradeConfiguration<SocketUpgradeResult>(
