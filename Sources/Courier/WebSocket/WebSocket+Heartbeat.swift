@@ -35,17 +35,17 @@ extension WebSocket {
         }
     }
 
-    /// The heartbeat found `connection` lost: it is closed; the reader then reconnects, or the
-    /// socket stops.
+    /// The heartbeat found `connection` lost: it is closed at once (no close handshake with a
+    /// peer that does not answer); the reader then reconnects, or the socket stops.
     private func missedHeartbeat(_ timeout: TimeInterval, _ connection: any WebSocketConnection) async {
         guard options.reconnection != nil else {
             let error = WebSocketError.heartbeatMissed(seconds: timeout)
             guard let connection = end(.failed(error)) else { return }
             observer.observe(.failed(error), state)
-            await connection.close(code: .goingAway, reason: "")
+            await connection.abort()
             return
         }
         state.withLock { $0.heartbeatMissed = true }
-        await connection.close(code: .goingAway, reason: "")
+        await connection.abort()
     }
 }

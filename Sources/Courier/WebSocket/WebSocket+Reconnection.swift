@@ -7,33 +7,65 @@ extension WebSocket {
     @TaskLocal static var resubscribing: ObjectIdentifier?
 
     /// The connection to send on: the current one, or, while the socket reconnects, the next one.
-    /// A caller cancelled while it waits gets `CancellationError`, and nothing is sent.
-    func openConnection() async throws -> any WebSocketConnection {
+    /// Sends that waited for a reconnection go out in the order they came, one at a time: the
+    /// returned `turn` is `true` for a caller let go in its turn, which calls ``passTurn()`` once
+    /// its send was handed to the connection. A caller cancelled while it waits gets
+    /// `CancellationError`, and nothing is sent.
+    func openConnection() async throws -> (connection: any WebSocketConnection, turn: Bool) {
         let me = ObjectIdentifier(self)
+        var turn = false
+        var id: UInt64?
         while true {
-            try Task.checkCancellation()
-            let current = try state.withLock { state -> (any WebSocketConnection)? in
-                if let ended = state.ended { throw ended.error }
-                return state.reconnecting && Self.resubscribing != me ? nil : state.connection
+            let current: (any WebSocketConnection)?
+            do {
+                try Task.checkCancellation()
+                current = try state.withLock { state -> (any WebSocketConnection)? in
+                    if let ended = state.ended { throw ended.error }
+                    if Self.resubscribing == me { return state.connection }
+                    return state.reconnecting || (state.releasing && !turn) ? nil : state.connection
+                }
+            } catch {
+                if turn { passTurn() }
+                throw error
             }
-            if let current { return current }
-            let id = state.withLock { state in
-                state.nextWaiter += 1
-                return state.nextWaiter
-            }
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            if let current { return (current, turn) }
+            // A later send keeps its place; one let go in its turn whose connection went again
+            // waits once more in its old place.
+            let place =
+                id
+                ?? state.withLock { state in
+                    state.nextWaiter += 1
+                    return state.nextWaiter
+                }
+            id = place
+            turn = await withTaskCancellationHandler {
+                await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
                     let waits = state.withLock { state -> Bool in
-                        guard state.reconnecting, state.ended == nil, !Task.isCancelled else { return false }
-                        state.waiters[id] = waiter
+                        guard state.reconnecting || state.releasing, state.ended == nil, !Task.isCancelled
+                        else { return false }
+                        state.waiters[place] = waiter
                         return true
                     }
-                    if !waits { waiter.resume() }
+                    if !waits { waiter.resume(returning: false) }
                 }
             } onCancel: {
-                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+                state.withLock { $0.waiters.removeValue(forKey: place) }?.resume(returning: false)
             }
         }
+    }
+
+    /// Lets the next waiting send go, in order; ends the release when none is left. While the
+    /// socket reconnects again, the reconnection lets them go once it is done.
+    func passTurn() {
+        let next = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            guard !state.reconnecting else { return nil }
+            guard let first = state.waiters.keys.min() else {
+                state.releasing = false
+                return nil
+            }
+            return state.waiters.removeValue(forKey: first)
+        }
+        next?.resume(returning: true)
     }
 
     /// Reconnects after `error` ended `connection`, when the policy says so: `true` once a new
@@ -126,12 +158,11 @@ extension WebSocket {
                 try await stop(error)
             }
         }
-        let waiters = state.withLock { state in
+        state.withLock { state in
             state.reconnecting = false
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
+            state.releasing = true
         }
-        for waiter in waiters { waiter.resume() }
+        passTurn()
     }
 
     /// Whether the socket reconnects after `error`: a lost connection, a missed heartbeat, or a

@@ -5,12 +5,13 @@ import Foundation
 ///
 /// ```swift
 /// let socket = try await provider.webSocket(.chat(room: 42))
+/// let reader = Task {
+///     for try await message in socket.messages { print(message) }  // until either side closes
+/// }
 /// try await socket.send(.text("hello"))
 /// try await socket.send(ChatMessage(text: "hi"))  // an Encodable value, as JSON text
-/// for try await message in socket.messages {
-///     print(message)
-/// }
 /// await socket.close()
+/// try await reader.value
 /// ```
 /// ``messages`` reads from the network only as it is iterated: a slow reader slows the socket,
 /// it never grows a buffer. It ends when the peer closes (``closeCode`` says how) and throws when
@@ -83,7 +84,13 @@ public final class WebSocket: Sendable {
         }
     }
 
-    /// Sends one message; while the socket reconnects, waits for it first.
+    /// Sends one message; while the socket reconnects, waits for it first (sends that waited go
+    /// out in the order they were made, after ``WebSocketReconnection/onReconnect``'s).
+    ///
+    /// It returns once the engine has the message (written, or in its bounded buffer), not once
+    /// the peer has it: a connection lost afterwards loses it without an error. A message that
+    /// must arrive needs an acknowledgement in the app's protocol and a resend from
+    /// ``WebSocketReconnection/onReconnect``.
     /// - Parameter message: The message.
     /// - Throws: ``WebSocketError/closed(_:reason:)`` after the socket closed,
     ///   ``WebSocketError/sendBufferFull(limit:)`` when ``WebSocketOptions/sendBufferLimit``
@@ -92,7 +99,8 @@ public final class WebSocket: Sendable {
     public func send(_ message: WebSocketMessage) async throws {
         try reserveSend()
         defer { state.withLock { $0.pendingSends -= 1 } }
-        let connection = try await openConnection()
+        let (connection, turn) = try await openConnection()
+        defer { if turn { passTurn() } }
         try await connection.send(message)
         observer.observe(.sent(message), state)
     }
@@ -112,7 +120,9 @@ public final class WebSocket: Sendable {
     public func ping() async throws {
         try reserveSend()
         defer { state.withLock { $0.pendingSends -= 1 } }
-        try await openConnection().ping()
+        let (connection, turn) = try await openConnection()
+        if turn { passTurn() }
+        try await connection.ping()
     }
 
     /// Closes the socket: sends the close frame, waits for the peer's (at most
@@ -201,18 +211,18 @@ public final class WebSocket: Sendable {
 
     /// Records how the socket ended, once; returns its connection the first time, `nil` after.
     func end(_ ending: Ending) -> (any WebSocketConnection)? {
-        let (connection, waiters) = state.withLock {
-            state -> ((any WebSocketConnection)?, [CheckedContinuation<Void, Never>]) in
-            guard state.ended == nil else { return (nil, []) }
+        let (connection, waiters, backOff) = state.withLock {
+            state -> ((any WebSocketConnection)?, [CheckedContinuation<Bool, Never>], CheckedContinuation<Void, Never>?)
+            in
+            guard state.ended == nil else { return (nil, [], nil) }
             state.ended = ending
-            var waiting = Array(state.waiters.values)
-            if let backOff = state.backOff { waiting.append(backOff) }
-            (state.waiters, state.backOff) = ([:], nil)
-            return (state.connection, waiting)
+            defer { (state.waiters, state.backOff, state.releasing) = ([:], nil, false) }
+            return (state.connection, Array(state.waiters.values), state.backOff)
         }
         guard let connection else { return nil }
         heartbeat.value?.cancel()
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: false) }
+        backOff?.resume()
         return connection
     }
 

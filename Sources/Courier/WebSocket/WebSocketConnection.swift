@@ -16,6 +16,7 @@
 /// - ``close(code:reason:)`` sends the close frame, waits for the peer's close (at most
 ///   ``WebSocketUpgrade/closeTimeout``), then closes the connection. It may be called more than
 ///   once, and after the peer closed.
+/// - ``abort()`` ends a connection the heartbeat found dead, without the close handshake.
 public protocol WebSocketConnection: Sendable {
     /// Sends one message, whole.
     /// - Parameter message: The message.
@@ -39,6 +40,20 @@ public protocol WebSocketConnection: Sendable {
     ///   - code: A code that ``WebSocketCloseCode/canBeSent``.
     ///   - reason: A short text for the peer.
     func close(code: WebSocketCloseCode, reason: String) async
+
+    /// Ends a connection found dead (a heartbeat's pong that did not come): sends a close frame
+    /// with 1001 if it can, and closes the connection at once, without waiting for the peer's
+    /// close; a waiting ``receive()`` then fails with ``TransportFailure/Kind/connectionLost``.
+    /// The default implementation calls ``close(code:reason:)``, which waits up to
+    /// ``WebSocketUpgrade/closeTimeout``: an engine implements this to end sooner.
+    func abort() async
+}
+
+extension WebSocketConnection {
+    /// Calls ``close(code:reason:)`` with 1001: an engine without a quicker way.
+    public func abort() async {
+        await close(code: .goingAway, reason: "")
+    }
 }
 
 /// What ``WebSocketConnection/receive()`` returns: a message, or the peer's close.

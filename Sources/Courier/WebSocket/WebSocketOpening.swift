@@ -19,8 +19,13 @@ struct SocketState: @unchecked Sendable {
     var ended: Ending?
     /// Whether a reconnection is running: sends wait for it.
     var reconnecting = false
-    /// Sends and pings waiting for the reconnection, by id.
-    var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    /// Sends and pings waiting for the reconnection, by id (the order they came in). Each is
+    /// resumed with `true` when its turn to send came (``releasing``), `false` when the socket
+    /// ended or the caller was cancelled.
+    var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+    /// Whether the waiting sends are being let go one at a time, in order, after a
+    /// reconnection: new sends wait behind them.
+    var releasing = false
     var nextWaiter: UInt64 = 0
     /// The reconnection's wait, which an end cuts short.
     var backOff: CheckedContinuation<Void, Never>?

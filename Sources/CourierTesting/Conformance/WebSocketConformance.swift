@@ -46,6 +46,10 @@ public struct WebSocketConformance: Sendable {
         case subprotocols
         /// A reader that stops reading stops the reading: the server cannot send 64 MiB ahead.
         case slowReader
+        /// A peer that goes silent (no pong, no close): the heartbeat fails the socket with
+        /// `WebSocketError.heartbeatMissed` after its own timeout, without waiting out the close
+        /// timeout (60 s here) for a close the peer will never answer.
+        case silentPeer
     }
 
     /// The cases this engine is known to fail, each with the documented reason.

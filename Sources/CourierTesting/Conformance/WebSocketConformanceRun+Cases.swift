@@ -19,6 +19,7 @@ extension WebSocketConformanceRun {
         case .connectionLost: try await connectionLost()
         case .subprotocols: try await subprotocols()
         case .slowReader: try await slowReader()
+        case .silentPeer: try await silentPeer()
         }
     }
 
@@ -158,6 +159,20 @@ extension WebSocketConformanceRun {
         try expect(
             returned != nil && took < 3,
             "close took \(returned == nil ? "over 10" : String(format: "%.1f", took)) s with a 1 s close timeout")
+    }
+
+    private func silentPeer() async throws {
+        // Reads every frame and answers none: no pong, no close.
+        let server = try WebSocketServer { peer in while peer.receiveFrame() != nil {} }
+        defer { server.stop() }
+        var options = WebSocketOptions()
+        options.heartbeat = WebSocketHeartbeat(every: 0.2, timeout: 0.2)
+        options.closeTimeout = 60
+        let socket = try await open(server, options)
+        let error = try await nextError(socket, within: 10)
+        guard case WebSocketError.heartbeatMissed = error else {
+            throw fail("expected heartbeatMissed, got \(error)")
+        }
     }
 
     private func refusedHandshake() async throws {

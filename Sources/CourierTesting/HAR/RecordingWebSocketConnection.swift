@@ -42,6 +42,11 @@ final class RecordingWebSocketConnection: WebSocketConnection {
         await base.close(code: code, reason: reason)
         entry.finish()
     }
+
+    func abort() async {
+        await base.abort()
+        entry.finish()
+    }
 }
 
 /// A socket's entry, written to the archive once both its handshake's entry is known and the
