@@ -907,13 +907,15 @@ var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
 @Sendable func webSocketExample1() async throws {
     let provider = Provider<Chat>()
     let socket = try await provider.webSocket(.chat(room: 42))
+    let reader = Task {
+        for try await message in socket.messages { print(message) }  // until either side closes
+    }
     try await socket.send(.text("hello"))
     try await socket.send(ChatMessage(text: "hi"))  // an Encodable value, as JSON text
-    for try await message in socket.messages {
-        print(message)
-    }
     await socket.close()
+    try await reader.value
     _ = socket
+    _ = reader
 }
 
 // WebSocketCloseCode.swift#1

@@ -11,8 +11,8 @@ extension WebSocket {
                 try? await Task.sleep(nanoseconds: UInt64(max(0, beat.interval) * 1e9))
                 guard !Task.isCancelled, let socket = self else { return }
                 // While the socket reconnects there is no connection to ping.
-                if socket.state.value.reconnecting { continue }
-                let connection = socket.state.value.connection
+                if socket.state.withLock({ $0.reconnecting }) { continue }
+                let connection = socket.state.withLock({ $0.connection })
                 if await Self.ping(connection, within: beat.timeout) { continue }
                 await socket.missedHeartbeat(beat.timeout, connection)
                 if socket.options.reconnection == nil { return }

@@ -85,7 +85,7 @@ extension WebSocket {
             state.reconnecting = true
             return state.reconnectionsInRow
         }
-        guard var attempt = began else { return state.value.ended == nil }
+        guard var attempt = began else { return state.withLock({ $0.ended }) == nil }
         await connection.close(code: .goingAway, reason: "")
         var lastError = cause
         var retryAfter: TimeInterval?
@@ -93,7 +93,7 @@ extension WebSocket {
             attempt += 1
             await backOff(policy.wait(beforeAttempt: attempt, retryAfter: retryAfter))
             if Task.isCancelled { try await stop(CourierError.cancelled) }
-            if state.value.ended != nil { return false }
+            if state.withLock({ $0.ended }) != nil { return false }
             do {
                 try await use(try await reopen(), attempt: attempt, policy)
                 return true

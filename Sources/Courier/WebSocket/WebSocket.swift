@@ -23,7 +23,7 @@ import Foundation
 public final class WebSocket: Sendable {
     /// The opening handshake's response (the latest reconnection's): the
     /// `101 Switching Protocols` and its header fields.
-    public var response: Response { state.value.response }
+    public var response: Response { state.withLock({ $0.response }) }
     /// The subprotocol the server chose from ``WebSocketOptions/subprotocols``, or `nil`.
     public var subprotocol: String? { response.headerFields["Sec-WebSocket-Protocol"] }
 
@@ -56,7 +56,7 @@ public final class WebSocket: Sendable {
     /// How the socket closed: the code and reason of the close frame (the peer's, or this side's
     /// when it closed first), or `nil` while open or when it stopped with an error.
     public var closeCode: (code: WebSocketCloseCode, reason: String)? {
-        if case .closed(let code, let reason, _)? = state.value.ended { return (code, reason) }
+        if case .closed(let code, let reason, _)? = state.withLock({ $0.ended }) { return (code, reason) }
         return nil
     }
 
@@ -156,10 +156,10 @@ public final class WebSocket: Sendable {
     func next() async throws -> WebSocketMessage? {
         while true {
             let connection: any WebSocketConnection
-            switch state.value.ended {
+            switch state.withLock({ $0.ended }) {
             case .failed(let error)?: throw error
             case .closed?: return nil
-            case nil: connection = state.value.connection
+            case nil: connection = state.withLock({ $0.connection })
             }
             let received: Result<WebSocketEvent, any Error>
             do {
@@ -168,7 +168,7 @@ public final class WebSocket: Sendable {
                 received = .failure(error)
             }
             // Ended meanwhile (closed by this side, or a missed heartbeat): that is the end.
-            switch state.value.ended {
+            switch state.withLock({ $0.ended }) {
             case .failed(let error)?: throw error
             case .closed?: return nil
             case nil: break
@@ -180,7 +180,7 @@ public final class WebSocket: Sendable {
                 // A reader whose task was cancelled stops reading; the socket stays open.
                 if error is CancellationError { throw error }
                 guard try await reconnects(after: error, from: connection) else {
-                    if case .closed? = state.value.ended { return nil }
+                    if case .closed? = state.withLock({ $0.ended }) { return nil }
                     try await stop(error)
                 }
                 continue
@@ -202,7 +202,7 @@ public final class WebSocket: Sendable {
                 {
                     continue
                 }
-                if case .closed? = state.value.ended { return nil }
+                if case .closed? = state.withLock({ $0.ended }) { return nil }
                 await peerClosed(code, reason, connection)
                 return nil
             }
@@ -240,7 +240,7 @@ public final class WebSocket: Sendable {
             observer.observe(.failed(error), state)
             await connection.close(code: .goingAway, reason: "")
         }
-        if case .failed(let first)? = state.value.ended { throw first }
+        if case .failed(let first)? = state.withLock({ $0.ended }) { throw first }
         throw error
     }
 

@@ -7,7 +7,7 @@ struct WebSocketObserver: Sendable {
     /// current connection.
     func observe(_ kind: WebSocketActivity.Kind, _ state: Locked<SocketState>) {
         guard !plugins.isEmpty else { return }
-        let activity = WebSocketActivity(kind, requestID: state.value.requestID)
+        let activity = WebSocketActivity(kind, requestID: state.withLock({ $0.requestID }))
         for index in plugins.indices {
             plugins[index].didObserve(activity, target: target)
         }

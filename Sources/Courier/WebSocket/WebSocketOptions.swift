@@ -20,6 +20,8 @@ public struct WebSocketOptions: Sendable {
     /// ``WebSocketError/sendBufferFull(limit:)`` instead of queueing without bound. 64 by default.
     public var sendBufferLimit = 64
     /// Pings to find a connection lost without a close frame, or `nil` (the default) for none.
+    /// A pong is read as ``WebSocket/messages`` is: one that arrives behind messages nobody reads
+    /// stays unread and counts as missing, so a socket with a heartbeat keeps a reader.
     public var heartbeat: WebSocketHeartbeat?
     /// Whether and how a lost connection opens again, or `nil` (the default) for never.
     public var reconnection: WebSocketReconnection?

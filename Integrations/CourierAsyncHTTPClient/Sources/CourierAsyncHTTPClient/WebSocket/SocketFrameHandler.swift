@@ -198,19 +198,30 @@ final class SocketFrameHandler: ChannelInboundHandler {
             guard fragments == nil else {
                 return fail(.protocolViolation("a new message inside a fragmented one"), 1002)
             }
-            fragments = context?.channel.allocator.buffer(capacity: frame.length)
             fragmentsAreText = frame.opcode == .text
+            // A message in one frame is delivered from the frame's own bytes.
+            if frame.fin { return whole(frame.unmaskedData) }
+            fragments = context?.channel.allocator.buffer(capacity: frame.length)
         }
         var data = frame.unmaskedData
         guard (fragments?.readableBytes ?? 0) + data.readableBytes <= maximumMessageSize else {
             return fail(.messageTooBig(limit: maximumMessageSize), 1009)
         }
         fragments?.writeBuffer(&data)
-        guard frame.fin, let whole = fragments else { return }
+        guard frame.fin, let joined = fragments else { return }
         fragments = nil
-        let bytes = Data(whole.readableBytesView)
-        guard fragmentsAreText else { return deliver(.success(.message(.binary(bytes)))) }
-        guard let text = String(data: bytes, encoding: .utf8) else { return fail(.invalidUTF8, 1007) }
+        whole(joined)
+    }
+
+    /// A whole message's payload (the decoder held each frame to the limit, the joining the message).
+    private func whole(_ payload: ByteBuffer) {
+        guard payload.readableBytes <= maximumMessageSize else {
+            return fail(.messageTooBig(limit: maximumMessageSize), 1009)
+        }
+        guard fragmentsAreText else { return deliver(.success(.message(.binary(Data(payload.readableBytesView))))) }
+        guard let text = String(validating: payload.readableBytesView, as: UTF8.self) else {
+            return fail(.invalidUTF8, 1007)
+        }
         deliver(.success(.message(.text(text))))
     }
 
