@@ -32,6 +32,9 @@ public struct WebSocketConformance: Sendable {
         case invalidUTF8
         /// A masked frame from the server fails with `WebSocketError.protocolViolation`.
         case maskedServerFrame
+        /// A frame with a reserved bit set (RSV1: compressed) when no extension was agreed fails
+        /// with `WebSocketError.protocolViolation` and closes with 1002 (RFC 6455 §5.2).
+        case reservedBits
         /// A frame announcing more than the limit fails with
         /// `WebSocketError.messageTooBig` and closes with 1009 before it is read whole.
         case oversizedFrame

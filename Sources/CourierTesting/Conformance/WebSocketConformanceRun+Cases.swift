@@ -10,9 +10,14 @@ extension WebSocketConformanceRun {
         case .closeByClient: try await closeByClient()
         case .closeByServer: try await closeByServer()
         case .invalidUTF8:
-            try await refused(frame: WebSocketFrame(opcode: 1, payload: Data([0x68, 0xFF, 0xFE])), code: 1007)
+            try await refused(code: 1007) { $0.sendFrame(WebSocketFrame(opcode: 1, payload: Data([0x68, 0xFF, 0xFE]))) }
         case .maskedServerFrame:
-            try await refused(frame: WebSocketFrame(opcode: 1, payload: Data("hi".utf8)), mask: true, code: 1002)
+            try await refused(code: 1002, mask: true) {
+                $0.sendFrame(WebSocketFrame(opcode: 1, payload: Data("hi".utf8)), mask: [1, 2, 3, 4])
+            }
+        case .reservedBits:
+            // FIN, RSV1 and text, "hi": RSV1 means a compressed message, and no extension was agreed.
+            try await refused(code: 1002) { $0.sendRaw(Data([0xC1, 0x02, 0x68, 0x69])) }
         case .oversizedFrame: try await oversized()
         case .unansweredClose: try await unansweredClose()
         case .refusedHandshake: try await refusedHandshake()
@@ -96,9 +101,13 @@ extension WebSocketConformanceRun {
 
     /// The server sends `frame` (masked with `mask`); the client must fail with the matching
     /// error and close with `code` (or cut the connection, for a masked frame).
-    private func refused(frame: WebSocketFrame, mask: Bool = false, code: UInt16) async throws {
+    /// The server sends what `send` writes: the client must fail with the error of `code` and
+    /// close with it (a client may close without a close frame after a masked one).
+    private func refused(
+        code: UInt16, mask: Bool = false, _ send: @escaping @Sendable (WebSocketPeer) -> Void
+    ) async throws {
         let server = try WebSocketServer { peer in
-            peer.sendFrame(frame, mask: mask ? [1, 2, 3, 4] : nil)
+            send(peer)
             _ = peer.receive()
         }
         defer { server.stop() }

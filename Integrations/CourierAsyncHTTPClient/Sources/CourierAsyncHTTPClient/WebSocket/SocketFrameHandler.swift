@@ -153,6 +153,10 @@ final class SocketFrameHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         guard frame.maskKey == nil else { return fail(.protocolViolation("a masked frame from the server"), 1002) }
+        // No extension is negotiated, so no reserved bit may be set (RFC 6455 §5.2).
+        guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+            return fail(.protocolViolation("a frame with a reserved bit set, and no extension agreed"), 1002)
+        }
         switch frame.opcode {
         case .text, .binary, .continuation: message(frame)
         case .ping: if closing == nil { write(.pong, frame.unmaskedData, nil) }
