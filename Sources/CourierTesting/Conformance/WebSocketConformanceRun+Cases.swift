@@ -10,7 +10,9 @@ extension WebSocketConformanceRun {
         case .closeByClient: try await closeByClient()
         case .closeByServer: try await closeByServer()
         case .invalidUTF8:
-            try await refused(code: 1007) { $0.sendFrame(WebSocketFrame(opcode: 1, payload: Data([0x68, 0xFF, 0xFE]))) }
+            try await refused(code: 1007) {
+                $0.sendFrame(WebSocketFrame(opcode: 1, payload: Data([0x68, 0xFF, 0xFE])))
+            }
         case .maskedServerFrame:
             try await refused(code: 1002, mask: true) {
                 $0.sendFrame(WebSocketFrame(opcode: 1, payload: Data("hi".utf8)), mask: [1, 2, 3, 4])
