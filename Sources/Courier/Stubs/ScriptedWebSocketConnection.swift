@@ -21,6 +21,8 @@ final class ScriptedWebSocketConnection: WebSocketConnection {
             try await withCheckedThrowingContinuation { continuation in
                 let ready = state.withLock { state -> Result<WebSocketEvent, any Error>? in
                     guard state.events.isEmpty else { return state.events.removeFirst() }
+                    // Cancelled before it waited: the cancellation handler ran already.
+                    if Task.isCancelled { return .failure(CancellationError()) }
                     state.waiter = (id, continuation)
                     return nil
                 }

@@ -88,7 +88,8 @@ public final class WebSocket: Sendable {
     /// out in the order they were made, after ``WebSocketReconnection/onReconnect``'s).
     ///
     /// It returns once the engine has the message (written, or in its bounded buffer), not once
-    /// the peer has it: a connection lost afterwards loses it without an error. A message that
+    /// the peer has it: a connection lost afterwards (or found dead by the heartbeat) loses it
+    /// without an error. A message that
     /// must arrive needs an acknowledgement in the app's protocol and a resend from
     /// ``WebSocketReconnection/onReconnect``.
     /// - Parameter message: The message.

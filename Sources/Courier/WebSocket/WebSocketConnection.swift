@@ -8,7 +8,7 @@
 /// The provider's ``WebSocket`` then drives the connection:
 /// - ``receive()`` is called by one reader at a time and reads from the network only then: a
 ///   reader that stops asking stops the reading (the engine's buffer stays within
-///   ``WebSocketUpgrade/maximumMessageSize`` plus a frame). The engine joins fragments, answers
+///   ``WebSocketUpgrade/maximumMessageSize`` plus a few reads of the network). The engine joins fragments, answers
 ///   pings, fails text that is not UTF-8 (closing with 1007) and a message over the limit
 ///   (closing with 1009), and fails the connection on a masked frame from the server (1002).
 /// - ``send(_:)`` returns once the message is written or within the engine's bounded buffer;

@@ -57,25 +57,29 @@ final class PythonWebSocketPeer: Sendable {
     /// with `tls`, over TLS with that certificate and key, requiring a client certificate of
     /// `clientAuthority` when given.
     init(refusing refused: [String] = [], tls: (certificate: URL, key: URL, clientAuthority: URL?)? = nil) throws {
+        let files = [tls?.certificate.path ?? "-", tls?.key.path ?? "-", tls?.clientAuthority?.path ?? "-"]
+        secure = tls != nil
+        (process, port) = try Self.launch(Self.script, arguments: files + refused)
+    }
+
+    /// Runs a Python `script` with `arguments`, and reads the port it prints on its first line
+    /// (which waits until the server listens).
+    static func launch(_ script: String, arguments: [String]) throws -> (Process, Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let files = [tls?.certificate.path ?? "-", tls?.key.path ?? "-", tls?.clientAuthority?.path ?? "-"]
-        process.arguments = ["python3", "-c", Self.script] + files + refused
-        secure = tls != nil
+        process.arguments = ["python3", "-c", script] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        self.process = process
-        // The first line is the port; reading it waits until the server listens.
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
             line.append(first)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
+            Foundation.kill(process.processIdentifier, SIGKILL)
             throw CocoaError(.fileReadCorruptFile)
         }
-        self.port = port
+        return (process, port)
     }
 
     deinit {

@@ -11,8 +11,8 @@ final class NIOWebSocketConnection: WebSocketConnection {
     private let handler: NIOLoopBound<SocketFrameHandler>
     private let sends: SocketSendQueue
     private let closeTimeout: TimeAmount
-    /// Events taken from the handler in one hop and not yet returned: one read's worth at most,
-    /// since the next hop is made only once they are all returned. One reader at a time.
+    /// Events taken from the handler in one hop and not yet returned: a read's worth or two (a
+    /// ping or a close reads on while they wait). One reader at a time.
     private let received = NIOLockedValueBox(CircularBuffer<Result<WebSocketEvent, any Error>>())
 
     init(
@@ -32,13 +32,12 @@ final class NIOWebSocketConnection: WebSocketConnection {
     /// Queues `message` and returns while the connection takes writes (``SocketSendQueue``);
     /// otherwise waits for its write, which also reports a closed or lost socket.
     func send(_ message: WebSocketMessage) async throws {
-        switch sends.enqueue(message) {
-        case .first:
-            let handler = handler
-            channel.eventLoop.execute { handler.value.drain() }
-        case .behind: break
-        case .refused:
+        let (handler, loop) = (handler, channel.eventLoop)
+        // The drain is scheduled under the queue's lock, so that a later send on the slow path,
+        // a ping or a close reaches the loop after it: one task's calls keep their order.
+        guard sends.enqueue(message, schedulingDrain: { loop.execute { handler.value.drain() } }) else {
             try await onLoop(of: Void.self) { handler, promise in handler.send(message, promise) }
+            return
         }
     }
 
@@ -67,19 +66,33 @@ final class NIOWebSocketConnection: WebSocketConnection {
     }
 
     /// Runs `body` with the handler on the event loop and awaits the promise it completes; a
-    /// cancelled caller stops waiting (the socket stays as it is, as a cancelled `read` leaves a file).
+    /// cancelled caller stops waiting (the socket stays as it is, as a cancelled `read` leaves a
+    /// file), also one cancelled before `body` ran. A failure is the transport's error, typed.
     private func onLoop<Value: Sendable>(
         of type: Value.Type, _ body: @escaping @Sendable (SocketFrameHandler, EventLoopPromise<Value>) -> Void
     ) async throws -> Value {
         let loop = channel.eventLoop
         let promise = loop.makePromise(of: Value.self)
         let handler = handler
-        return try await withTaskCancellationHandler {
-            loop.execute { body(handler.value, promise) }
-            return try await promise.futureResult.get()
-        } onCancel: {
-            // The handler lets go of the waiter, failing it once (never twice).
-            loop.execute { handler.value.abandon(promise.futureResult) }
+        let cancelled = NIOLockedValueBox(false)
+        do {
+            return try await withTaskCancellationHandler {
+                loop.execute {
+                    if cancelled.withLockedValue({ $0 }) { return promise.fail(CancellationError()) }
+                    body(handler.value, promise)
+                }
+                return try await promise.futureResult.get()
+            } onCancel: {
+                cancelled.withLockedValue { $0 = true }
+                // The handler lets go of the waiter, failing it once (never twice).
+                loop.execute { handler.value.abandon(promise.futureResult) }
+            }
+        } catch let error as WebSocketError {
+            throw error
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw AsyncHTTPClientFailure.map(error)
         }
     }
 }

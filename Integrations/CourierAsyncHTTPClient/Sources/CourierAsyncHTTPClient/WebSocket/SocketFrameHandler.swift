@@ -144,7 +144,9 @@ final class SocketFrameHandler: ChannelInboundHandler {
     func abort() {
         guard let context else { return }
         sendClose(.goingAway, "")
-        sends.shut()
+        // Ended now, not when the channel goes inactive: a TLS connection first waits for the
+        // peer's close_notify, which a dead peer never sends.
+        end(TransportFailure(kind: .connectionLost, underlyingError: ChannelError.ioOnClosedChannel))
         context.channel.close(promise: nil)
     }
 

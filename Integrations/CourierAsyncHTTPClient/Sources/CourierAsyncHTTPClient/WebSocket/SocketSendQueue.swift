@@ -23,27 +23,22 @@ final class SocketSendQueue: Sendable {
         var writable = true
     }
 
-    /// What ``enqueue(_:)`` did.
-    enum Enqueued {
-        /// Queued, and a drain must be scheduled on the loop.
-        case first
-        /// Queued behind others: the drain already scheduled writes it too.
-        case behind
-        /// Not queued: the caller sends it on the slow path.
-        case refused
-    }
-
     private let state = NIOLockedValueBox(State())
 
-    /// Queues `message` when the connection takes it now.
-    func enqueue(_ message: WebSocketMessage) -> Enqueued {
+    /// Queues `message` when the connection takes it now, and then, if no drain is scheduled
+    /// yet, calls `schedulingDrain` (under the lock, so that the loop sees the drain before
+    /// anything the caller does next).
+    /// - Returns: Whether the message was queued; if not, the caller sends it on the slow path.
+    func enqueue(_ message: WebSocketMessage, schedulingDrain: () -> Void) -> Bool {
         state.withLockedValue { state in
-            guard state.open, state.writable, state.bytes + message.size <= Self.limit else { return .refused }
+            guard state.open, state.writable, state.bytes + message.size <= Self.limit else { return false }
             state.messages.append(message)
             state.bytes += message.size
-            if state.scheduled { return .behind }
-            state.scheduled = true
-            return .first
+            if !state.scheduled {
+                state.scheduled = true
+                schedulingDrain()
+            }
+            return true
         }
     }
 

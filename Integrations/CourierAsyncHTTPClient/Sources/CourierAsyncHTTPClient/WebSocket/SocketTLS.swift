@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import NIOCore
 import NIOSSL
 
 /// The TLS of a `wss:` connection, under the request's trust policy as for its requests: a pinned
@@ -24,6 +25,9 @@ struct SocketTLS: Sendable {
         var tls = try policy.flatMap { try TrustConfiguration.tls(for: $0, host: host) } ?? .makeClientConfiguration()
         // A socket is HTTP/1.1's upgrade: HTTP/2 must not be negotiated.
         tls.applicationProtocols = ["http/1.1"]
+        // The WebSocket's own close handshake is what ends it: the peer's TLS close_notify is not
+        // worth waiting for (a dead peer never sends one).
+        tls.shutdownTimeout = .milliseconds(250)
         do {
             context = try NIOSSLContext(configuration: tls)
         } catch {
