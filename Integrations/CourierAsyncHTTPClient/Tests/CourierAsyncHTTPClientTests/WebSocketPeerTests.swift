@@ -108,13 +108,18 @@ extension SerializedSuite {
                 endpointClosure: { target in
                     Provider.defaultEndpointMapping(for: target).replacing(origin: server.baseURL)
                 }, transport: AsyncHTTPClientTransport())
+            // The README's lines, as written (the reader collects instead of printing).
             let socket = try await chat.webSocket(.chat(room: 42))
-            try await socket.send(.text("hello"))
-            for try await message in socket.messages {
-                #expect(message == .text("hello"))
-                break
+            let reader = Task {
+                var received: [WebSocketMessage] = []
+                for try await message in socket.messages { received.append(message) }  // until either side closes
+                return received
             }
+            try await socket.send(.text("hello"))
             await socket.close()
+            let received = try await reader.value
+            #expect(received.allSatisfy { $0 == .text("hello") })
+            #expect(socket.closeCode?.code == .normalClosure)
             #expect(server.handshakes.first?.path == "/rooms/42")
         }
     }

@@ -71,12 +71,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
         guard let context, ended == nil, closing == nil else {
             return promise.fail(ended ?? WebSocketError.closed(.normalClosure, reason: ""))
         }
-        var data = context.channel.allocator.buffer(capacity: message.size)
-        switch message {
-        case .text(let text): data.writeString(text)
-        case .binary(let bytes): data.writeBytes(bytes)
-        }
-        write(message.opcode == 1 ? .text : .binary, data, promise)
+        context.writeAndFlush(wrapOutboundOut(Self.frame(message, context.channel.allocator)), promise: promise)
     }
 
     /// Writes every queued send, in order, with one flush. Sends queued after the socket ended
@@ -85,16 +80,19 @@ final class SocketFrameHandler: ChannelInboundHandler {
         let messages = sends.take()
         guard let context, ended == nil, closing == nil else { return }
         for message in messages {
-            var data = context.channel.allocator.buffer(capacity: message.size)
-            switch message {
-            case .text(let text): data.writeString(text)
-            case .binary(let bytes): data.writeBytes(bytes)
-            }
-            let frame = WebSocketFrame(
-                fin: true, opcode: message.opcode == 1 ? .text : .binary, maskKey: .random(), data: data)
-            context.write(wrapOutboundOut(frame), promise: nil)
+            context.write(wrapOutboundOut(Self.frame(message, context.channel.allocator)), promise: nil)
         }
         context.flush()
+    }
+
+    /// A message's frame, masked.
+    private static func frame(_ message: WebSocketMessage, _ allocator: ByteBufferAllocator) -> WebSocketFrame {
+        var data = allocator.buffer(capacity: message.size)
+        switch message {
+        case .text(let text): data.writeString(text)
+        case .binary(let bytes): data.writeBytes(bytes)
+        }
+        return WebSocketFrame(fin: true, opcode: message.opcode == 1 ? .text : .binary, maskKey: .random(), data: data)
     }
 
     func ping(_ promise: EventLoopPromise<Void>) {
