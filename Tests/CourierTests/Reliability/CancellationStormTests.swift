@@ -118,7 +118,7 @@ extension TemporaryFilesSuite {
                 "completions: \(Dictionary(grouping: completions.value, by: { $0 }).mapValues(\.count))")
             #expect(failures.value.isEmpty, "\(failures.value.prefix(5))")
             #expect(await waitUntil { transport.activeRequestCount == 0 })
-            #expect(Scratch.courierTemporaryFiles() == before)
+            #expect(await Scratch.noTemporaryFilesLeft(since: before))
         }
 
         @Test("300 redirects (302, and 307 with a body) cancelled within 4 ms or mid-redirect never stop the process")

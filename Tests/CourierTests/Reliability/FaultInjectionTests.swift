@@ -146,7 +146,7 @@ extension TemporaryFilesSuite {
                 #expect(elapsed < fault.bound, "\(fault.name): took \(elapsed) s")
                 #expect(Self.outcome(result) == fault.expected, "\(fault.name) (download: \(download)): \(result)")
             }
-            #expect(Scratch.courierTemporaryFiles() == before)
+            #expect(await Scratch.noTemporaryFilesLeft(since: before))
         }
 
         @Test("connection refused is .cannotConnect")

@@ -143,7 +143,7 @@ extension TemporaryFilesSuite {
             await #expect(throws: ChunkFailure.self) {
                 _ = try await UploadStream { Chunked(body, size: 20_000, failAfter: 8) }.collected(memoryLimit: 64_000)
             }
-            #expect(Scratch.courierTemporaryFiles() == before)
+            #expect(await Scratch.noTemporaryFilesLeft(since: before))
         }
     }
 }

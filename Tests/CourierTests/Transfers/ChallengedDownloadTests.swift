@@ -32,6 +32,6 @@ extension TemporaryFilesSuite.TransferTests {
         #expect(response.statusCode == 401)
         #expect(response.data == Data("sign in".utf8))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
-        #expect(Scratch.courierTemporaryFiles() == before)
+        #expect(await Scratch.noTemporaryFilesLeft(since: before))
     }
 }

@@ -42,6 +42,15 @@ enum Scratch {
             (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
         return Set(names.filter { $0.hasPrefix("courier-download-") || $0.hasPrefix("courier-multipart-") })
     }
+
+    /// Whether every Courier temporary file made since `before` is gone, waiting up to `timeout`.
+    ///
+    /// Suites outside ``TemporaryFilesSuite`` run in parallel and make temporary files of their
+    /// own in the same folder; theirs are deleted when their requests end, within the wait. A file
+    /// a request of the caller leaked is never deleted, so the wait ends with `false`.
+    static func noTemporaryFilesLeft(since before: Set<String>, timeout: TimeInterval = 10) async -> Bool {
+        await waitUntil(timeout: timeout) { courierTemporaryFiles().isSubset(of: before) }
+    }
 }
 
 /// A file to upload, a ``ResumableUploadServer`` on a loopback server, a folder for the uploads'

@@ -46,7 +46,7 @@ extension TemporaryFilesSuite {
             #expect(parts[2].headers["Content-Type"] == "video/mp4")
             #expect(progress.isMonotonicEndingAtOne)
             #expect(progress.count > 2)
-            #expect(Scratch.courierTemporaryFiles() == before)
+            #expect(await Scratch.noTemporaryFilesLeft(since: before))
         }
 
         @Test("a file upload streams the file; a missing file is a clear error with nothing sent")
@@ -112,7 +112,7 @@ extension TemporaryFilesSuite {
             #expect(progress.last?.response?.fileURL == destination)
             #expect(progress.last?.response?.data.isEmpty == true)
             #expect(progress.isMonotonicEndingAtOne)
-            #expect(Scratch.courierTemporaryFiles() == before)
+            #expect(await Scratch.noTemporaryFilesLeft(since: before))
         }
 
         @Test("a download replaces a previous file only when asked to")
@@ -141,7 +141,7 @@ extension TemporaryFilesSuite {
             let response = try await provider.request(target([.removePreviousFile]))
             #expect(response.fileURL == destination)
             #expect(try Data(contentsOf: destination) == Data("new".utf8))
-            #expect(Scratch.courierTemporaryFiles() == before)
+            #expect(await Scratch.noTemporaryFilesLeft(since: before))
         }
 
         @Test("nothing is left behind after a 404, a body cut mid-transfer, or a cancellation")
@@ -180,7 +180,7 @@ extension TemporaryFilesSuite {
             #expect(await started.wait(for: .completion(.failure(.cancellation))))
 
             #expect(!FileManager.default.fileExists(atPath: destination.path))
-            #expect(Scratch.courierTemporaryFiles() == before)
+            #expect(await Scratch.noTemporaryFilesLeft(since: before))
         }
 
         @Test("a stubbed download is written to its destination, with progress")
