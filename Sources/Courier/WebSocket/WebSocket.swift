@@ -98,11 +98,15 @@ public final class WebSocket: Sendable {
     ///   sends are waiting already, the error that ended the socket, or the engine's error when
     ///   the connection is lost (the message is not sent again).
     public func send(_ message: WebSocketMessage) async throws {
-        try reserveSend()
+        let ready = try reserveSend()
         defer { state.withLock { $0.pendingSends -= 1 } }
-        let (connection, turn) = try await openConnection()
-        defer { if turn { passTurn() } }
-        try await connection.send(message)
+        if let ready {
+            try await ready.send(message)
+        } else {
+            let (connection, turn) = try await openConnection()
+            defer { if turn { passTurn() } }
+            try await connection.send(message)
+        }
         observer.observe(.sent(message), state)
     }
 
@@ -119,8 +123,9 @@ public final class WebSocket: Sendable {
     /// Sends a ping and returns when its pong arrives.
     /// - Throws: What ``send(_:)`` throws.
     public func ping() async throws {
-        try reserveSend()
+        let ready = try reserveSend()
         defer { state.withLock { $0.pendingSends -= 1 } }
+        if let ready { return try await ready.ping() }
         let (connection, turn) = try await openConnection()
         if turn { passTurn() }
         try await connection.ping()
@@ -142,25 +147,30 @@ public final class WebSocket: Sendable {
         observer.observe(.closed(code, reason: reason, byPeer: false), state)
     }
 
-    /// Counts one more send or ping waiting, within ``WebSocketOptions/sendBufferLimit``.
-    private func reserveSend() throws {
-        try state.withLock { state in
+    /// Counts one more send or ping waiting, within ``WebSocketOptions/sendBufferLimit``, and
+    /// returns the connection when it can be used at once (no reconnection under way, no sends
+    /// waiting for their turn): in one critical section, since a socket's sends and its reader
+    /// share the lock. `nil` sends the caller to ``openConnection()``.
+    private func reserveSend() throws -> (any WebSocketConnection)? {
+        try Task.checkCancellation()
+        return try state.withLock { state in
             if let ended = state.ended { throw ended.error }
             guard state.pendingSends < options.sendBufferLimit else {
                 throw WebSocketError.sendBufferFull(limit: options.sendBufferLimit)
             }
             state.pendingSends += 1
+            return state.reconnecting || state.releasing ? nil : state.connection
         }
     }
 
     /// The next message, or `nil` once the socket closed; what ``messages`` iterates.
     func next() async throws -> WebSocketMessage? {
         while true {
-            let connection: any WebSocketConnection
-            switch state.withLock({ $0.ended }) {
+            let (ended, connection) = state.withLock { ($0.ended, $0.connection) }
+            switch ended {
             case .failed(let error)?: throw error
             case .closed?: return nil
-            case nil: connection = state.withLock({ $0.connection })
+            case nil: break
             }
             let received: Result<WebSocketEvent, any Error>
             do {
