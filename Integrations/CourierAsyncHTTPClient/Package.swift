@@ -38,6 +38,8 @@ let package = Package(
         // verification callback), with swift-certificates' verifier.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // permessage-deflate for WebSockets: zlib, as swift-websocket's compression uses it.
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         // The tests' certificate authority makes its keys (swift-certificates depends on it already).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
@@ -59,6 +61,7 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -925,6 +925,15 @@ var totalTimeoutInterval: TimeInterval? { 2.5 }   // the call, retries included
     await socket.close(code: .application(4001)!, reason: "signed out")
 }
 
+// WebSocketCompression.swift#1
+@Sendable func webSocketCompressionExample1() async throws {
+    let provider = Provider<Chat>()
+    var options = WebSocketOptions()
+    options.compression = .deflate
+    let socket = try await provider.webSocket(.chat(room: 42), options: options)
+    _ = socket
+}
+
 // WebSocketMessage.swift#1
 @Sendable func webSocketMessageExample1() async throws {
     let socket = try await Provider<Chat>().webSocket(.chat(room: 1))

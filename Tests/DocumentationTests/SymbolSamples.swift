@@ -26,6 +26,7 @@ enum SymbolSamples {
         "Provider+WebSocket.swift#1": Context(before: ["let provider = Provider<Chat>()"]),
         "WebSocket.swift#1": Context(before: ["let provider = Provider<Chat>()"]),
         "WebSocketOptions.swift#1": Context(before: ["let provider = Provider<Chat>()"]),
+        "WebSocketCompression.swift#1": Context(before: ["let provider = Provider<Chat>()"]),
         "WebSocketCloseCode.swift#1": Context(before: [
             "let socket = try await Provider<Chat>().webSocket(.chat(room: 1))"
         ]),

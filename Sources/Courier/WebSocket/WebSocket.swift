@@ -26,6 +26,11 @@ public final class WebSocket: Sendable {
     public var response: Response { state.withLock({ $0.response }) }
     /// The subprotocol the server chose from ``WebSocketOptions/subprotocols``, or `nil`.
     public var subprotocol: String? { response.headerFields["Sec-WebSocket-Protocol"] }
+    /// Whether the server agreed to compress messages (``WebSocketOptions/compression``): its
+    /// answer named permessage-deflate.
+    public var isCompressed: Bool {
+        response.headerFields["Sec-WebSocket-Extensions"]?.lowercased().contains("permessage-deflate") ?? false
+    }
 
     let observer: WebSocketObserver
     let options: WebSocketOptions

@@ -25,6 +25,9 @@ public struct WebSocketOptions: Sendable {
     public var heartbeat: WebSocketHeartbeat?
     /// Whether and how a lost connection opens again, or `nil` (the default) for never.
     public var reconnection: WebSocketReconnection?
+    /// Compression offered in the handshake (``WebSocketCompression``), or `nil` (the default)
+    /// for none. An engine that cannot compress sends uncompressed messages.
+    public var compression: WebSocketCompression?
     /// How long a close waits for the peer's close frame: 5 seconds by default.
     public var closeTimeout: TimeInterval = 5
 

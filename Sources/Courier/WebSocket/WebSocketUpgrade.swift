@@ -21,6 +21,9 @@ public final class WebSocketUpgrade: Sendable {
     public let maximumMessageSize: Int
     /// The longest a close waits for the peer's close frame before closing the connection.
     public let closeTimeout: TimeInterval
+    /// The compression to offer (permessage-deflate), or `nil` for none. An engine that compresses
+    /// offers it in the handshake's `Sec-WebSocket-Extensions`; one that does not offers nothing.
+    public let compression: WebSocketCompression?
     /// The peer a stub engine plays: the target's ``TargetType/sampleWebSocket``.
     let script: WebSocketScript?
     /// For a relay (``relaying(_:)``): where an accepted connection goes instead of the slot.
@@ -39,10 +42,15 @@ public final class WebSocketUpgrade: Sendable {
     ///   - subprotocols: The subprotocols offered; none by default.
     ///   - maximumMessageSize: The largest message accepted; 16 MiB by default.
     ///   - closeTimeout: The wait for the peer's close frame; 5 seconds by default.
-    public init(subprotocols: [String] = [], maximumMessageSize: Int = 16 << 20, closeTimeout: TimeInterval = 5) {
+    ///   - compression: The compression to offer; none by default.
+    public init(
+        subprotocols: [String] = [], maximumMessageSize: Int = 16 << 20, closeTimeout: TimeInterval = 5,
+        compression: WebSocketCompression? = nil
+    ) {
         self.subprotocols = subprotocols
         self.maximumMessageSize = maximumMessageSize
         self.closeTimeout = closeTimeout
+        self.compression = compression
         (script, forward) = (nil, nil)
     }
 
@@ -50,6 +58,7 @@ public final class WebSocketUpgrade: Sendable {
         self.subprotocols = options.subprotocols
         self.maximumMessageSize = options.maximumMessageSize
         self.closeTimeout = options.closeTimeout
+        self.compression = options.compression
         (self.script, forward) = (script, nil)
     }
 
@@ -58,6 +67,7 @@ public final class WebSocketUpgrade: Sendable {
         subprotocols = upgrade.subprotocols
         maximumMessageSize = upgrade.maximumMessageSize
         closeTimeout = upgrade.closeTimeout
+        compression = upgrade.compression
         script = upgrade.script
         self.forward = forward
     }

@@ -2,7 +2,9 @@ import Foundation
 
 /// A WebSocket server written by others: the Python `websockets` package's, on 127.0.0.1, run
 /// as a child process for one test. It echoes every message but `die`, on which it aborts the
-/// connection; a handshake whose `Authorization` is in `refused` is answered 401 with a body from
+/// connection, `extensions`, which it answers with the extensions agreed (`permessage-deflate`
+/// when the client offered it: the server compresses by default), and `zeros N`, which it
+/// answers with N zero bytes (a message that compresses a thousandfold); a handshake whose `Authorization` is in `refused` is answered 401 with a body from
 /// that token's second use on (a token that expired while its socket was open).
 final class PythonWebSocketPeer: Sendable {
     let port: Int
@@ -42,6 +44,12 @@ final class PythonWebSocketPeer: Sendable {
                 if message == "die":
                     ws.transport.abort()
                     return
+                if message == "extensions":
+                    await ws.send(",".join(e.name for e in ws.protocol.extensions) or "none")
+                    continue
+                if isinstance(message, str) and message.startswith("zeros "):
+                    await ws.send(bytes(int(message[6:])))
+                    continue
                 await ws.send(message)
         async def main():
             async with serve(handler, "127.0.0.1", 0, process_request=check, max_size=None, ssl=tls) as server:

@@ -10,7 +10,7 @@ import Testing
 
 /// A server that accepts the WebSocket handshake (over TLS when given a certificate), then either
 /// never reads or writes again (a peer gone dark: no pong, no close, no TLS close_notify), or
-/// resets the connection on the first byte it gets.
+/// resets the connection on the first byte it gets (``Behaviour``).
 final class SilentWebSocketPeer: Sendable {
     let baseURL: URL
     private let process: Process
@@ -34,7 +34,8 @@ final class SilentWebSocketPeer: Sendable {
             key = [line.split(b":", 1)[1].strip() for line in head.split(b"\\r\\n")
                    if line.lower().startswith(b"sec-websocket-key:")][0]
             accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
-            connection.sendall(b"HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\n"
+            extension = b"Sec-WebSocket-Extensions: permessage-deflate\\r\\n" if sys.argv[3] == "extension" else b""
+            connection.sendall(b"HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\n" + extension
                                + b"Connection: Upgrade\\r\\nSec-WebSocket-Accept: " + accept + b"\\r\\n\\r\\n")
             if sys.argv[3] == "reset":
                 connection.recv(1)
@@ -44,9 +45,19 @@ final class SilentWebSocketPeer: Sendable {
                 kept.append(connection)
         """
 
-    init(tls: (certificate: URL, key: URL)?, reset: Bool = false) throws {
+    /// What the peer does after its 101.
+    enum Behaviour: String {
+        /// Nothing, ever.
+        case silent
+        /// Resets the connection on the first byte it gets.
+        case reset
+        /// Nothing, and its 101 names permessage-deflate, offered or not.
+        case `extension`
+    }
+
+    init(tls: (certificate: URL, key: URL)?, _ behaviour: Behaviour = .silent) throws {
         let (process, port) = try PythonWebSocketPeer.launch(
-            Self.script, arguments: [tls?.certificate.path ?? "-", tls?.key.path ?? "-", reset ? "reset" : "silent"])
+            Self.script, arguments: [tls?.certificate.path ?? "-", tls?.key.path ?? "-", behaviour.rawValue])
         self.process = process
         baseURL = URL(string: "\(tls == nil ? "ws" : "wss")://127.0.0.1:\(port)")!
     }
@@ -112,9 +123,22 @@ extension SerializedSuite {
             #expect(try await Self.heartbeatFailure(secure: true, within: 4) == "heartbeatMissed")
         }
 
+        @Test("a 101 that names an extension the client did not offer fails the handshake")
+        func extensionNotOffered() async throws {
+            let peer = try SilentWebSocketPeer(tls: nil, .extension)
+            let error = await #expect(throws: CourierError.self) {
+                try await Provider<Chat>(transport: AsyncHTTPClientTransport()).webSocket(
+                    .peer(peer.baseURL, path: "/"))
+            }
+            guard case .transport(let inner, _)? = error, case WebSocketError.invalidHandshake = inner else {
+                Issue.record("expected invalidHandshake, got \(String(describing: error))")
+                return
+            }
+        }
+
         @Test("sends to a peer that reset the connection fail with a typed error")
         func resetPeer() async throws {
-            let peer = try SilentWebSocketPeer(tls: nil, reset: true)
+            let peer = try SilentWebSocketPeer(tls: nil, .reset)
             let socket = try await Provider<Chat>(transport: AsyncHTTPClientTransport()).webSocket(
                 .peer(peer.baseURL, path: "/"))
             try await socket.send(.text("hello"))  // the peer resets the connection on its first byte

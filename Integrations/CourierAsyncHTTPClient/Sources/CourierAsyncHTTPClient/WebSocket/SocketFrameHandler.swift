@@ -23,6 +23,10 @@ final class SocketFrameHandler: ChannelInboundHandler {
     private var nextPing: UInt64 = 0
     private var fragments: ByteBuffer?
     private var fragmentsAreText = false
+    /// Whether the message being read is compressed (its first frame's RSV1).
+    private var fragmentsAreCompressed = false
+    /// permessage-deflate, when the handshake agreed it.
+    private let deflate: SocketDeflate?
     /// Set once this side sent its close frame; completed by the peer's close or the end.
     private var closing: EventLoopPromise<Void>?
     /// Whether the peer's close frame arrived (the end is then not a lost connection).
@@ -32,8 +36,9 @@ final class SocketFrameHandler: ChannelInboundHandler {
     /// Why the socket ended, for every call after.
     private var ended: (any Error)?
 
-    init(maximumMessageSize: Int) {
+    init(maximumMessageSize: Int, deflate: SocketDeflate?) {
         self.maximumMessageSize = maximumMessageSize
+        self.deflate = deflate
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -71,7 +76,11 @@ final class SocketFrameHandler: ChannelInboundHandler {
         guard let context, ended == nil, closing == nil else {
             return promise.fail(ended ?? WebSocketError.closed(.normalClosure, reason: ""))
         }
-        context.writeAndFlush(wrapOutboundOut(Self.frame(message, context.channel.allocator)), promise: promise)
+        do {
+            context.writeAndFlush(wrapOutboundOut(try frame(message, context.channel.allocator)), promise: promise)
+        } catch {
+            promise.fail(error)
+        }
     }
 
     /// Writes every queued send, in order, with one flush. Sends queued after the socket ended
@@ -80,19 +89,27 @@ final class SocketFrameHandler: ChannelInboundHandler {
         let messages = sends.take()
         guard let context, ended == nil, closing == nil else { return }
         for message in messages {
-            context.write(wrapOutboundOut(Self.frame(message, context.channel.allocator)), promise: nil)
+            guard let frame = try? frame(message, context.channel.allocator) else {
+                // zlib failed to compress (out of memory): the socket cannot go on.
+                return fail(.protocolViolation("a message could not be compressed"), 1011)
+            }
+            context.write(wrapOutboundOut(frame), promise: nil)
         }
         context.flush()
     }
 
-    /// A message's frame, masked.
-    private static func frame(_ message: WebSocketMessage, _ allocator: ByteBufferAllocator) -> WebSocketFrame {
+    /// A message's frame: masked, and compressed when the handshake agreed it.
+    private func frame(_ message: WebSocketMessage, _ allocator: ByteBufferAllocator) throws -> WebSocketFrame {
         var data = allocator.buffer(capacity: message.size)
         switch message {
         case .text(let text): data.writeString(text)
         case .binary(let bytes): data.writeBytes(bytes)
         }
-        return WebSocketFrame(fin: true, opcode: message.opcode == 1 ? .text : .binary, maskKey: .random(), data: data)
+        let opcode: WebSocketOpcode = message.opcode == 1 ? .text : .binary
+        if let deflate, let compressed = try deflate.compress(data, allocator: allocator) {
+            return WebSocketFrame(fin: true, rsv1: true, opcode: opcode, maskKey: .random(), data: compressed)
+        }
+        return WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data)
     }
 
     func ping(_ promise: EventLoopPromise<Void>) {
@@ -154,8 +171,11 @@ final class SocketFrameHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         guard frame.maskKey == nil else { return fail(.protocolViolation("a masked frame from the server"), 1002) }
         // No extension is negotiated, so no reserved bit may be set (RFC 6455 §5.2).
-        guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
-            return fail(.protocolViolation("a frame with a reserved bit set, and no extension agreed"), 1002)
+        // RSV1 marks a compressed message's first frame when permessage-deflate was agreed; no
+        // other reserved bit has a meaning (RFC 6455 §5.2, RFC 7692 §6).
+        let compressedStart = deflate != nil && (frame.opcode == .text || frame.opcode == .binary)
+        guard !frame.rsv2, !frame.rsv3, !frame.rsv1 || compressedStart else {
+            return fail(.protocolViolation("a frame with a reserved bit set that no extension gives a meaning"), 1002)
         }
         switch frame.opcode {
         case .text, .binary, .continuation: message(frame)
@@ -203,6 +223,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
                 return fail(.protocolViolation("a new message inside a fragmented one"), 1002)
             }
             fragmentsAreText = frame.opcode == .text
+            fragmentsAreCompressed = frame.rsv1
             // A message in one frame is delivered from the frame's own bytes.
             if frame.fin { return whole(frame.unmaskedData) }
             fragments = context?.channel.allocator.buffer(capacity: frame.length)
@@ -221,6 +242,17 @@ final class SocketFrameHandler: ChannelInboundHandler {
     private func whole(_ payload: ByteBuffer) {
         guard payload.readableBytes <= maximumMessageSize else {
             return fail(.messageTooBig(limit: maximumMessageSize), 1009)
+        }
+        var payload = payload
+        if fragmentsAreCompressed, let deflate, let allocator = context?.channel.allocator {
+            do {
+                payload = try deflate.decompress(payload, limit: maximumMessageSize, allocator: allocator)
+            } catch let error as WebSocketError {
+                if case .messageTooBig = error { return fail(error, 1009) }
+                return fail(error, 1007)
+            } catch {
+                return fail(.protocolViolation("a compressed message that does not inflate"), 1007)
+            }
         }
         guard fragmentsAreText else { return deliver(.success(.message(.binary(Data(payload.readableBytesView))))) }
         guard let text = String(validating: payload.readableBytesView, as: UTF8.self) else {

@@ -104,6 +104,9 @@ extension AsyncHTTPClientEngine {
         if !upgrade.subprotocols.isEmpty {
             headers.add(name: "Sec-WebSocket-Protocol", value: upgrade.subprotocols.joined(separator: ", "))
         }
+        if let compression = upgrade.compression {
+            headers.add(name: "Sec-WebSocket-Extensions", value: SocketDeflate.offer(compression))
+        }
         var target = url.path.isEmpty ? "/" : url.path
         if let query = url.query { target += "?" + query }
         return HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
@@ -123,7 +126,9 @@ extension AsyncHTTPClientEngine {
             maxFrameSize: max(125, min(limit, Int(UInt32.max))), enableAutomaticErrorHandling: true
         ) { channel, response in
             channel.eventLoop.makeCompletedFuture {
-                let handler = SocketFrameHandler(maximumMessageSize: limit)
+                let agreed = try SocketDeflate.agreement(
+                    response.headers["Sec-WebSocket-Extensions"], offered: upgrade.compression)
+                let handler = SocketFrameHandler(maximumMessageSize: limit, deflate: try agreed.map(SocketDeflate.init))
                 try channel.pipeline.syncOperations.addHandler(handler)
                 // From now on the network is read only as the socket's reader asks. A connection
                 // the server closed right after its 101 cannot take options: its frames already

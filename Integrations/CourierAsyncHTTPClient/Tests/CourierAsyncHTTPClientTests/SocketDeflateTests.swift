@@ -1,0 +1,98 @@
+import Courier
+import NIOCore
+import Testing
+
+@testable import CourierAsyncHTTPClient
+
+/// permessage-deflate's negotiation and its bounded inflating, without a network.
+@Suite("WebSocket permessage-deflate: negotiation and limits")
+struct SocketDeflateTests {
+    typealias Agreement = SocketDeflate.Agreement
+
+    @Test(
+        "the server's answer, read as RFC 7692 allows",
+        arguments: [
+            ("permessage-deflate", Agreement()),
+            ("permessage-deflate; server_no_context_takeover", Agreement(serverNoContextTakeover: true)),
+            ("Permessage-Deflate;client_no_context_takeover", Agreement(clientNoContextTakeover: true)),
+            ("permessage-deflate; client_max_window_bits=10", Agreement(clientMaxWindowBits: 10)),
+            (
+                "permessage-deflate; client_max_window_bits=\"12\"; server_max_window_bits=9",
+                Agreement(clientMaxWindowBits: 12)
+            ),
+        ])
+    func agreed(_ answer: String, _ expected: Agreement) throws {
+        #expect(try SocketDeflate.agreement([answer], offered: .deflate) == expected)
+    }
+
+    @Test("no answer: no compression, offered or not")
+    func none() throws {
+        #expect(try SocketDeflate.agreement([], offered: .deflate) == nil)
+        #expect(try SocketDeflate.agreement([], offered: nil) == nil)
+    }
+
+    @Test(
+        "answers RFC 7692 refuses fail the handshake, without quoting the server's text",
+        arguments: [
+            "permessage-deflate; client_max_window_bits=8",
+            "permessage-deflate; server_max_window_bits=16",
+            "permessage-deflate; server_no_context_takeover; server_no_context_takeover",
+            "permessage-deflate; token=secret-7f3a",
+            "permessage-deflate, permessage-deflate",
+            "x-webkit-deflate-frame",
+            "permessage-deflate; client_max_window_bits=secret-7f3a",
+        ])
+    func refused(_ answer: String) {
+        let error = #expect(throws: WebSocketError.self) { try SocketDeflate.agreement([answer], offered: .deflate) }
+        guard case .invalidHandshake? = error else {
+            Issue.record("expected invalidHandshake, got \(String(describing: error))")
+            return
+        }
+        #expect(!"\(error!)".contains("secret-7f3a"))
+    }
+
+    @Test("an extension that was not offered fails the handshake")
+    func notOffered() {
+        #expect(throws: WebSocketError.self) { try SocketDeflate.agreement(["permessage-deflate"], offered: nil) }
+    }
+
+    @Test("messages compress and inflate back, across messages (context kept) and afresh", arguments: [false, true])
+    func roundTrip(noContextTakeover: Bool) throws {
+        let agreement = Agreement(
+            serverNoContextTakeover: noContextTakeover, clientNoContextTakeover: noContextTakeover)
+        // One side's compressor feeds the other side's decompressor: the same agreement for both.
+        let sender = try SocketDeflate(agreement)
+        let receiver = try SocketDeflate(agreement)
+        let allocator = ByteBufferAllocator()
+        for index in 0..<50 {
+            let text = String(repeating: "message \(index % 5) ", count: 40)
+            let compressed = try #require(try sender.compress(ByteBuffer(string: text), allocator: allocator))
+            #expect(compressed.readableBytes < text.utf8.count / 4)
+            let back = try receiver.decompress(compressed, limit: 1 << 20, allocator: allocator)
+            #expect(String(buffer: back) == text)
+        }
+        #expect(try sender.compress(ByteBuffer(), allocator: allocator) == nil)
+    }
+
+    @Test("a message that inflates past the limit fails with messageTooBig, at the limit passes")
+    func limit() throws {
+        let sender = try SocketDeflate(Agreement())
+        let allocator = ByteBufferAllocator()
+        let zeros = ByteBuffer(repeating: 0, count: 8 << 20)
+        let compressed = try #require(try sender.compress(zeros, allocator: allocator))
+        #expect(compressed.readableBytes < 64 << 10)
+        #expect(throws: WebSocketError.messageTooBig(limit: 1 << 20)) {
+            try SocketDeflate(Agreement()).decompress(compressed, limit: 1 << 20, allocator: allocator)
+        }
+        let whole = try SocketDeflate(Agreement()).decompress(compressed, limit: 8 << 20, allocator: allocator)
+        #expect(whole.readableBytes == 8 << 20)
+    }
+
+    @Test("bytes that are not deflate fail, typed")
+    func garbage() throws {
+        #expect(throws: WebSocketError.self) {
+            try SocketDeflate(Agreement()).decompress(
+                ByteBuffer(bytes: [0xFF, 0xFF, 0xFF, 0xFF, 0x12]), limit: 1 << 20, allocator: ByteBufferAllocator())
+        }
+    }
+}
