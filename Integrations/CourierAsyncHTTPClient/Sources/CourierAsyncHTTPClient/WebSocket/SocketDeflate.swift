@@ -34,8 +34,11 @@ final class SocketDeflate {
         var agreement = Agreement(clientNoContextTakeover: offered.noContextTakeover)
         var seen: Set<String> = []
         for parameter in parts.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            let name = pair[0].lowercased()
+            // Empty pieces are kept: "=" must not leave the name missing.
+            let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let first = pair.first, !first.isEmpty else { throw invalid("has a parameter without a name") }
+            let name = first.lowercased()
             guard seen.insert(name).inserted else { throw invalid("repeats a parameter") }
             let bits = pair.count == 2 ? Int32(pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) : nil
             switch (name, pair.count) {
@@ -77,41 +80,57 @@ final class SocketDeflate {
     }
 
     /// A message's payload, compressed; `nil` for an empty one (sent as it is).
+    /// - Throws: When zlib could not compress it whole (its context is then unusable).
     func compress(_ payload: ByteBuffer, allocator: ByteBufferAllocator) throws -> ByteBuffer? {
         guard payload.readableBytes > 0 else { return nil }
         var input = payload
         var output = allocator.buffer(capacity: compressor.maxSize(from: input))
         try compressor.deflate(from: &input, to: &output, flush: .sync)
-        if output.readableBytes >= 4, output.getBytes(at: output.writerIndex - 4, length: 4) == Self.tail {
-            output.moveWriterIndex(to: output.writerIndex - 4)
-        }
+        // A sync flush that consumed everything ends with the empty stored block's four bytes.
+        guard input.readableBytes == 0, output.readableBytes >= 4,
+            output.getBytes(at: output.writerIndex - 4, length: 4) == Self.tail
+        else { throw CompressNIOError.bufferOverflow }
+        output.moveWriterIndex(to: output.writerIndex - 4)
         if agreement.clientNoContextTakeover { try compressor.reset() }
         return output
     }
 
+    /// The most bytes one call to zlib inflates before the running total is checked.
+    static let chunk = 64 << 10
+
     /// A compressed message's payload, inflated.
     /// - Throws: ``WebSocketError/messageTooBig(limit:)`` as soon as it would inflate past
-    ///   `limit`; ``WebSocketError/protocolViolation(_:)`` for data that is not deflate.
+    ///   `limit` (at most ``chunk`` bytes past it are ever inflated);
+    ///   ``WebSocketError/protocolViolation(_:)`` for data that is not deflate.
     func decompress(_ payload: ByteBuffer, limit: Int, allocator: ByteBufferAllocator) throws -> ByteBuffer {
         var input = payload
         input.writeBytes(Self.tail)
-        // One byte past the limit tells a message over it.
-        var output = allocator.buffer(capacity: min(limit + 1, max(1_024, payload.readableBytes * 4)))
-        inflating: while true {
+        var output = allocator.buffer(capacity: min(limit, max(1_024, payload.readableBytes * 4)))
+        var scratch = allocator.buffer(capacity: Self.chunk)
+        while true {
+            scratch.clear()
+            let consumedAll: Bool
             do {
-                try decompressor.inflate(from: &input, to: &output)
-                break inflating
+                try decompressor.inflate(from: &input, to: &scratch)
+                // Z_OK with room left (all read), or Z_STREAM_END: a block with BFINAL ended the
+                // sender's stream (RFC 7692 §7.2.3.4); what follows starts a new one.
+                consumedAll = true
             } catch let error as CompressNIOError where error == .bufferOverflow {
-                guard output.readableBytes <= limit else { throw WebSocketError.messageTooBig(limit: limit) }
-                let room = min(output.readableBytes, limit + 1 - output.readableBytes)
-                output.reserveCapacity(minimumWritableBytes: max(1, room))
+                consumedAll = false
             } catch let error as CompressNIOError where error == .inputBufferOverflow {
-                break inflating
+                consumedAll = true
             } catch {
                 throw WebSocketError.protocolViolation("a compressed message that does not inflate")
             }
+            guard output.readableBytes + scratch.readableBytes <= limit else {
+                throw WebSocketError.messageTooBig(limit: limit)
+            }
+            output.writeBuffer(&scratch)
+            guard consumedAll else { continue }
+            guard input.readableBytes > 0 else { break }
+            // The stream ended before the message's bytes did: the rest inflates afresh.
+            try decompressor.reset()
         }
-        guard output.readableBytes <= limit else { throw WebSocketError.messageTooBig(limit: limit) }
         if agreement.serverNoContextTakeover { try decompressor.reset() }
         return output
     }

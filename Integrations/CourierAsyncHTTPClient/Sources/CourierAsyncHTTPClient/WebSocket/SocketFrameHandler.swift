@@ -90,7 +90,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
         guard let context, ended == nil, closing == nil else { return }
         for message in messages {
             guard let frame = try? frame(message, context.channel.allocator) else {
-                // zlib failed to compress (out of memory): the socket cannot go on.
+                // zlib failed to compress (out of memory): its context is lost, the socket too.
                 return fail(.protocolViolation("a message could not be compressed"), 1011)
             }
             context.write(wrapOutboundOut(frame), promise: nil)
@@ -170,7 +170,6 @@ final class SocketFrameHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         guard frame.maskKey == nil else { return fail(.protocolViolation("a masked frame from the server"), 1002) }
-        // No extension is negotiated, so no reserved bit may be set (RFC 6455 §5.2).
         // RSV1 marks a compressed message's first frame when permessage-deflate was agreed; no
         // other reserved bit has a meaning (RFC 6455 §5.2, RFC 7692 §6).
         let compressedStart = deflate != nil && (frame.opcode == .text || frame.opcode == .binary)
@@ -249,9 +248,9 @@ final class SocketFrameHandler: ChannelInboundHandler {
                 payload = try deflate.decompress(payload, limit: maximumMessageSize, allocator: allocator)
             } catch let error as WebSocketError {
                 if case .messageTooBig = error { return fail(error, 1009) }
-                return fail(error, 1007)
+                return fail(error, 1002)
             } catch {
-                return fail(.protocolViolation("a compressed message that does not inflate"), 1007)
+                return fail(.protocolViolation("a compressed message that does not inflate"), 1002)
             }
         }
         guard fragmentsAreText else { return deliver(.success(.message(.binary(Data(payload.readableBytesView))))) }
