@@ -1,3 +1,4 @@
+import CompressNIO
 import Courier
 import NIOCore
 import Testing
@@ -86,6 +87,19 @@ struct SocketDeflateTests {
         }
         let whole = try SocketDeflate(Agreement()).decompress(compressed, limit: 8 << 20, allocator: allocator)
         #expect(whole.readableBytes == 8 << 20)
+    }
+
+    @Test("messages whose sender ended its stream (BFINAL, RFC 7692 §7.2.3.4) inflate whole, one after another")
+    func finalBlocks() throws {
+        let receiver = try SocketDeflate(Agreement())
+        let allocator = ByteBufferAllocator()
+        for text in ["hello one", "hello two", "hello three"] {
+            let sender = try ZlibCompressor(algorithm: .deflate)
+            var input = ByteBuffer(string: text)
+            var output = allocator.buffer(capacity: sender.maxSize(from: input))
+            try sender.deflate(from: &input, to: &output, flush: .finish)
+            #expect(String(buffer: try receiver.decompress(output, limit: 1 << 20, allocator: allocator)) == text)
+        }
     }
 
     @Test("bytes that are not deflate fail, typed")

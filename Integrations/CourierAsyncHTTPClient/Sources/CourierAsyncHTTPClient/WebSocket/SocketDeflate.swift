@@ -128,8 +128,10 @@ final class SocketDeflate {
             output.writeBuffer(&scratch)
             guard consumedAll else { continue }
             guard input.readableBytes > 0 else { break }
-            // The stream ended before the message's bytes did: the rest inflates afresh.
+            // The sender's stream ended (BFINAL) before the message's bytes did: the next
+            // message starts a new one, and so does anything but the tail appended here.
             try decompressor.reset()
+            if input.readableBytes <= Self.tail.count { break }
         }
         if agreement.serverNoContextTakeover { try decompressor.reset() }
         return output
