@@ -29,7 +29,11 @@ public final class WebSocket: Sendable {
     /// Whether the server agreed to compress messages (``WebSocketOptions/compression``): its
     /// answer named permessage-deflate.
     public var isCompressed: Bool {
-        response.headerFields["Sec-WebSocket-Extensions"]?.lowercased().contains("permessage-deflate") ?? false
+        let extensions = response.headerFields["Sec-WebSocket-Extensions"] ?? ""
+        return extensions.split(separator: ",").contains { element in
+            let name = element.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+            return name.lowercased() == "permessage-deflate"
+        }
     }
 
     let observer: WebSocketObserver

@@ -9,13 +9,16 @@
 /// Off by default: compressing a secret together with text a peer or an attacker controls in one
 /// compression context lets the compressed sizes reveal the secret (the CRIME and BREACH attacks).
 /// Turn it on for sockets whose messages carry no secret, or with ``noContextTakeover``, which
-/// starts each message afresh (it shares nothing between messages, at some cost in ratio). Each
+/// compresses each message this side sends afresh (a secret sent shares no context with the
+/// messages before it, at some cost in ratio; the server's own messages are its choice). Each
 /// message received is inflated within ``WebSocketOptions/maximumMessageSize``: a message that
 /// would inflate past it fails with ``WebSocketError/messageTooBig(limit:)`` and closes with 1009,
 /// before it is inflated whole.
 public struct WebSocketCompression: Sendable, Hashable {
-    /// Whether this side compresses each message on its own, without the history of the ones
-    /// before (`client_no_context_takeover`). `false` by default.
+    /// Whether this side compresses each message it sends on its own, without the history of
+    /// the ones before (`client_no_context_takeover`). `false` by default. It governs the
+    /// messages sent only: the server decides for its own (whether its answer carries
+    /// `server_no_context_takeover`), and they are inflated either way.
     public var noContextTakeover: Bool
 
     /// permessage-deflate with the defaults.

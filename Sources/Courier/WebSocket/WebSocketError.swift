@@ -12,6 +12,10 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     case bodyNotAllowed
     /// The target's URL is not `ws:`, `wss:`, `http:` or `https:`.
     case unsupportedScheme(String)
+    /// The handshake carries a header field the engine writes (``WebSocketUpgrade/engineFields``),
+    /// set by the target, a plugin or an adapter: subprotocols and compression are
+    /// ``WebSocketOptions``' to offer. Nothing was sent.
+    case reservedHeaderField(String)
     /// The engine answered 101 but handed over no connection (a custom transport that does not
     /// call ``WebSocketUpgrade/accept(_:)``), or a plugin's `process` turned a refusal into a success.
     case notUpgraded(status: Int)
@@ -44,6 +48,9 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
         case .bodyNotAllowed: "A WebSocket's opening handshake has no body: give the target a task without one."
         case .unsupportedScheme(let scheme):
             "A WebSocket's URL is ws:, wss:, http: or https:, not \(Redaction.escaped(scheme)):."
+        case .reservedHeaderField(let name):
+            "The handshake sets \(Redaction.escaped(name)), a field the engine writes for a WebSocket: "
+                + "offer subprotocols and compression with WebSocketOptions."
         case .notUpgraded(let status):
             "The handshake answered \(status) but no WebSocket connection was handed over."
         case .invalidHandshake(let problem): "The server's 101 is not a valid WebSocket handshake: \(problem)."

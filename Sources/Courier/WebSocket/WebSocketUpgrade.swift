@@ -9,9 +9,11 @@ import Foundation
 ///
 /// The request's URL is `http:` or `https:` (the provider maps `ws:` and `wss:` to them, so that
 /// cookies, trust policies and recordings treat the socket as its origin); its method is `GET`.
-/// The engine adds the upgrade's own header fields (`Upgrade`, `Connection`,
-/// `Sec-WebSocket-Key`, `Sec-WebSocket-Version`, `Sec-WebSocket-Protocol` from ``subprotocols``),
-/// checks the server's `Sec-WebSocket-Accept`, and on a 101 calls ``accept(_:)``.
+/// The engine writes the upgrade's own header fields (``engineFields``: `Upgrade`, `Connection`,
+/// `Sec-WebSocket-Key`, `Sec-WebSocket-Version`, `Sec-WebSocket-Protocol` from ``subprotocols``,
+/// `Sec-WebSocket-Extensions` for ``compression`` when it compresses), checks the server's
+/// `Sec-WebSocket-Accept`, fails a 101 that chose a subprotocol or an extension it did not offer
+/// (``WebSocketError/invalidHandshake(_:)``), and on a valid 101 calls ``accept(_:)``.
 public final class WebSocketUpgrade: Sendable {
     /// The subprotocols the client offers, in order of preference; the server picks one.
     public let subprotocols: [String]
@@ -113,12 +115,25 @@ public final class WebSocketUpgrade: Sendable {
         var bodiless = request.httpBody == nil && request.httpBodyStream == nil
         if case .inline = task.transportBody {} else { bodiless = false }
         guard bodiless else { throw .bodyNotAllowed }
+        if let reserved = request.allHTTPHeaderFields?.keys.first(where: { engineFields.contains($0.lowercased()) }) {
+            throw .reservedHeaderField(reserved)
+        }
         guard let url = request.url else { return request }
         guard let mapped = httpURL(url) else { throw .unsupportedScheme(url.scheme ?? "") }
         var request = request
         if mapped != url { request.url = mapped }
         return request
     }
+
+    /// The header fields an engine writes for an opening handshake, lowercased: a handshake
+    /// whose target, plugins or adapter set one fails with
+    /// ``WebSocketError/reservedHeaderField(_:)`` before anything is sent (an engine leaves out
+    /// any that reach it anyway). Subprotocols and compression are offered with
+    /// ``WebSocketOptions``, so that the engine checks the answer against what it offered.
+    public static let engineFields: Set<String> = [
+        "upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-protocol",
+        "sec-websocket-extensions", "sec-websocket-accept",
+    ]
 
     /// `url` with a WebSocket scheme (`ws:`, `wss:`) replaced by its HTTP one; `nil` for a scheme
     /// that is neither.

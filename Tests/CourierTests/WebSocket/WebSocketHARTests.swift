@@ -10,6 +10,8 @@ import Testing
 /// An engine that opens every socket on a scripted peer, as a network engine would.
 struct ScriptedSocketEngine: Transport {
     let script: WebSocketScript
+    /// The 101's `Sec-WebSocket-Extensions`, if any.
+    var extensions: String?
 
     var capabilities: TransportCapabilities { [.webSocket] }
 
@@ -21,7 +23,9 @@ struct ScriptedSocketEngine: Transport {
         switch script.answer(request.urlRequest) {
         case .accept:
             upgrade.accept(script.makeConnection())
-            return TransportResponse(statusCode: 101, headerFields: ["Upgrade": "websocket"], url: url, data: Data())
+            var fields: HeaderFields = ["Upgrade": "websocket"]
+            if let extensions { fields.append(name: "Sec-WebSocket-Extensions", value: extensions) }
+            return TransportResponse(statusCode: 101, headerFields: fields, url: url, data: Data())
         case .refuse(let status, let fields, let body):
             return TransportResponse(statusCode: status, headerFields: HeaderFields(fields), url: url, data: body)
         }

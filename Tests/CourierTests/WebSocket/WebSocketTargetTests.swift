@@ -84,6 +84,15 @@ struct WebSocketTargetTests {
             (SocketTarget(method: .post), .methodNotGET("POST")),
             (SocketTarget(task: .requestData(Data("x".utf8))), .bodyNotAllowed),
             (SocketTarget(baseURL: URL(string: "ftp://chat.example")!), .unsupportedScheme("ftp")),
+            // As Starscream's users name a subprotocol: WebSocketOptions offers it, and checks the answer.
+            (
+                SocketTarget(headers: ["Sec-WebSocket-Protocol": "graphql-ws"]),
+                .reservedHeaderField("Sec-WebSocket-Protocol")
+            ),
+            (
+                SocketTarget(headers: ["sec-websocket-extensions": "permessage-deflate"]),
+                .reservedHeaderField("sec-websocket-extensions")
+            ),
         ]
         for (target, expected) in cases {
             let error = await #expect(throws: CourierError.self) { try await stubbed.webSocket(target) }
@@ -98,6 +107,20 @@ struct WebSocketTargetTests {
                 #expect(underlying as? WebSocketError == expected)
             }
         }
+    }
+
+    @Test(
+        "isCompressed reads the extension named in the 101, not a longer name that contains it",
+        arguments: [
+            ("permessage-deflate", true), ("Permessage-Deflate ; client_max_window_bits=10", true),
+            ("x-foo, permessage-deflate", true), ("x-permessage-deflate-draft", false),
+            ("x-foo; permessage-deflate", false), (nil, false),
+        ] as [(String?, Bool)])
+    func isCompressed(_ extensions: String?, _ expected: Bool) async throws {
+        let engine = ScriptedSocketEngine(script: WebSocketScript(), extensions: extensions)
+        let socket = try await Provider<SocketTarget>(transport: engine).webSocket(SocketTarget())
+        #expect(socket.isCompressed == expected)
+        await socket.close()
     }
 
     @Test("URLSession on Linux cannot open a socket: a typed error naming the engine, nothing sent")

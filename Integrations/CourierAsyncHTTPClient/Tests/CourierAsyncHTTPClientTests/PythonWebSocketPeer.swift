@@ -1,11 +1,15 @@
 import Foundation
 
 /// A WebSocket server written by others: the Python `websockets` package's, on 127.0.0.1, run
-/// as a child process for one test. It echoes every message but `die`, on which it aborts the
-/// connection, `extensions`, which it answers with the extensions agreed (`permessage-deflate`
-/// when the client offered it: the server compresses by default), and `zeros N`, which it
-/// answers with N zero bytes (a message that compresses a thousandfold); a handshake whose `Authorization` is in `refused` is answered 401 with a body from
-/// that token's second use on (a token that expired while its socket was open).
+/// as a child process for one test. It echoes every message but these:
+/// - `die`: it aborts the connection;
+/// - `extensions`: it answers with the extensions agreed (`permessage-deflate` when the client
+///   offered it: the server compresses by default);
+/// - `zeros N` (or `zeros NxK`): it answers with N zero bytes (K times), a message that
+///   compresses a thousandfold.
+///
+/// A handshake whose `Authorization` is in `refused` is answered 401 with a body from that
+/// token's second use on (a token that expired while its socket was open).
 final class PythonWebSocketPeer: Sendable {
     let port: Int
     private let process: Process
@@ -48,7 +52,9 @@ final class PythonWebSocketPeer: Sendable {
                     await ws.send(",".join(e.name for e in ws.protocol.extensions) or "none")
                     continue
                 if isinstance(message, str) and message.startswith("zeros "):
-                    await ws.send(bytes(int(message[6:])))
+                    size, _, count = message[6:].partition("x")
+                    for _ in range(int(count or 1)):
+                        await ws.send(bytes(int(size)))
                     continue
                 await ws.send(message)
         async def main():

@@ -1,7 +1,9 @@
 import Courier
-import CourierAsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
+
+@testable import CourierAsyncHTTPClient
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -72,5 +74,72 @@ extension SerializedSuite {
             await #expect(throws: WebSocketError.messageTooBig(limit: 1 << 20)) { try await messages.next() }
             #expect(socket.closeCode == nil || socket.closeCode?.code == .messageTooBig)
         }
+
+        @Test("a compressed message is inflated only when the reader takes it: never a read's worth at once")
+        func inflatedWhenTaken() async throws {
+            let peer = try PythonWebSocketPeer()
+            let engine = ConnectionCapture(base: AsyncHTTPClientTransport())
+            var options = WebSocketOptions()
+            options.compression = .deflate
+            options.maximumMessageSize = 1 << 20
+            let socket = try await Provider<Chat>(transport: engine).webSocket(
+                .peer(peer.baseURL, path: "/echo"), options: options)
+            let connection = try #require(engine.connection as? NIOWebSocketConnection)
+            var messages = socket.messages.makeAsyncIterator()
+            // 64 messages of 1 MiB each travel as about 1 KiB: one read of the network holds many.
+            try await socket.send(.text("zeros \(1 << 20)x64"))
+            for count in 1...64 {
+                #expect(try await messages.next() == .binary(Data(count: 1 << 20)))
+                #expect(connection.inflatedMessages == count)
+            }
+            await socket.close()
+        }
+
+        @Test("a field the engine writes, added by an adapter, fails the handshake before it is sent")
+        func adaptedExtensionField() async throws {
+            let peer = try PythonWebSocketPeer()
+            let adding = Adapter { request, _ in
+                var request = request
+                request.setValue("permessage-deflate", forHTTPHeaderField: "Sec-WebSocket-Extensions")
+                return request
+            }
+            let provider = Provider<Chat>(
+                transport: AsyncHTTPClientTransport(), interceptor: Interceptor(adapters: [adding]))
+            let error = await #expect(throws: CourierError.self) {
+                try await provider.webSocket(.peer(peer.baseURL, path: "/echo"))
+            }
+            guard case .adaptation(let underlying, _)? = error else {
+                Issue.record("expected adaptation, got \(String(describing: error))")
+                return
+            }
+            guard case .reservedHeaderField(let name)? = underlying as? WebSocketError else {
+                Issue.record("expected reservedHeaderField, got \(underlying)")
+                return
+            }
+            #expect(name.lowercased() == "sec-websocket-extensions")
+        }
+    }
+}
+
+/// The engine `base`, keeping the connection of the last socket it opened.
+final class ConnectionCapture: Transport, Sendable {
+    let base: any Transport
+    private let captured = NIOLockedValueBox<(any WebSocketConnection)?>(nil)
+
+    init(base: any Transport) {
+        self.base = base
+    }
+
+    var connection: (any WebSocketConnection)? { captured.withLockedValue { $0 } }
+    var capabilities: TransportCapabilities { base.capabilities }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard let upgrade = request.webSocket else { return try await base.send(request) }
+        var relayed = request
+        relayed.webSocket = upgrade.relaying { [captured] connection in
+            captured.withLockedValue { $0 = connection }
+            return connection
+        }
+        return try await base.send(relayed)
     }
 }

@@ -63,6 +63,7 @@ enum WebSocketLabels {
         case .methodNotGET: "methodNotGET"
         case .bodyNotAllowed: "bodyNotAllowed"
         case .unsupportedScheme: "unsupportedScheme"
+        case .reservedHeaderField: "reservedHeaderField"
         case .notUpgraded: "notUpgraded"
         case .invalidHandshake: "invalidHandshake"
         case .messageTooBig: "messageTooBig"

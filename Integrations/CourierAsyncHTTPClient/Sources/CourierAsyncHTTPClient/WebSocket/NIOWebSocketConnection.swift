@@ -12,17 +12,29 @@ final class NIOWebSocketConnection: WebSocketConnection {
     private let sends: SocketSendQueue
     private let closeTimeout: TimeAmount
     /// Events taken from the handler in one hop and not yet returned: a read's worth or two (a
-    /// ping or a close reads on while they wait). One reader at a time.
-    private let received = NIOLockedValueBox(CircularBuffer<Result<WebSocketEvent, any Error>>())
+    /// ping or a close reads on while they wait), compressed messages still compressed. One
+    /// reader at a time; the inflater is used only under this lock (its invariant).
+    private let received: NIOLockedValueBox<Received>
+
+    private struct Received: Sendable {
+        var events = CircularBuffer<SocketEvent>()
+        let inflater: SocketInflater?
+    }
 
     init(
         channel: any Channel, handler: NIOLoopBound<SocketFrameHandler>, sends: SocketSendQueue,
-        closeTimeout: TimeInterval
+        closeTimeout: TimeInterval, inflater: SocketInflater? = nil
     ) {
         self.channel = channel
         self.handler = handler
         self.sends = sends
         self.closeTimeout = .nanoseconds(Int64(max(0, closeTimeout) * 1e9))
+        received = NIOLockedValueBox(Received(inflater: inflater))
+    }
+
+    /// How many compressed messages were inflated so far (for tests).
+    var inflatedMessages: Int {
+        received.withLockedValue { $0.inflater?.inflated ?? 0 }
     }
 
     deinit {
@@ -42,11 +54,40 @@ final class NIOWebSocketConnection: WebSocketConnection {
     }
 
     func receive() async throws -> WebSocketEvent {
-        if let event = received.withLockedValue({ $0.popFirst() }) { return try event.get() }
-        var events = try await onLoop(of: SocketEvents.self) { handler, promise in handler.receive(promise) }.events
-        let first = events.removeFirst()
-        if !events.isEmpty { received.withLockedValue { $0.append(contentsOf: events) } }
-        return try first.get()
+        if let event = try next(adding: []) { return event }
+        let events = try await onLoop(of: SocketEvents.self) { handler, promise in handler.receive(promise) }.events
+        // The handler completes a receive with at least one event.
+        guard let event = try next(adding: events) else {
+            throw TransportFailure(kind: .connectionLost, underlyingError: ChannelError.eof)
+        }
+        return event
+    }
+
+    /// Appends `events` to those waiting and returns the first, inflated if it is compressed;
+    /// `nil` when none waits. Taking and inflating happen in one critical section, so messages
+    /// are inflated in order and one at a time. A message that fails to inflate fails the socket
+    /// (the handler closes it with the code the error calls for) and drops what was read after it.
+    private func next(adding events: CircularBuffer<SocketEvent>) throws -> WebSocketEvent? {
+        let taken = received.withLockedValue { received -> Result<WebSocketEvent, any Error>? in
+            received.events.append(contentsOf: events)
+            switch received.events.popFirst() {
+            case nil: return nil
+            case .ready(let result)?: return result
+            case .compressed(let payload, let isText)?:
+                do throws(WebSocketError) {
+                    guard let inflater = received.inflater else {
+                        throw .protocolViolation("a compressed message without an agreement")
+                    }
+                    return .success(.message(try inflater.message(payload, isText: isText)))
+                } catch {
+                    received.events.removeAll()
+                    let handler = handler
+                    channel.eventLoop.execute { handler.value.failFromReader(error) }
+                    return .failure(error)
+                }
+            }
+        }
+        return try taken?.get()
     }
 
     func ping() async throws {
@@ -94,18 +135,5 @@ final class NIOWebSocketConnection: WebSocketConnection {
         } catch {
             throw AsyncHTTPClientFailure.map(error)
         }
-    }
-}
-
-/// The events one receive took from the handler, in order; never empty.
-struct SocketEvents: Sendable {
-    var events: CircularBuffer<Result<WebSocketEvent, any Error>>
-
-    init(_ events: CircularBuffer<Result<WebSocketEvent, any Error>>) {
-        self.events = events
-    }
-
-    init(_ event: Result<WebSocketEvent, any Error>) {
-        events = [event]
     }
 }

@@ -16,8 +16,9 @@ final class SocketFrameHandler: ChannelInboundHandler {
     /// Sends queued by any task, written by ``drain()``.
     let sends = SocketSendQueue()
     private var context: ChannelHandlerContext?
-    /// Events read and not yet received: at most one read's worth of frames.
-    private var events = CircularBuffer<Result<WebSocketEvent, any Error>>()
+    /// Events read and not yet received: at most one read's worth of frames (compressed
+    /// messages stay compressed until their reader takes them).
+    private var events = CircularBuffer<SocketEvent>()
     private var receiver: EventLoopPromise<SocketEvents>?
     private var pings: [UInt64: EventLoopPromise<Void>] = [:]
     private var nextPing: UInt64 = 0
@@ -25,8 +26,13 @@ final class SocketFrameHandler: ChannelInboundHandler {
     private var fragmentsAreText = false
     /// Whether the message being read is compressed (its first frame's RSV1).
     private var fragmentsAreCompressed = false
-    /// permessage-deflate, when the handshake agreed it.
-    private let deflate: SocketDeflate?
+    /// Whether the handshake agreed permessage-deflate (RSV1 then marks a compressed message).
+    private let compressionAgreed: Bool
+    /// The largest compressed message read: deflate may make incompressible bytes a little
+    /// larger, so that a message within the limit once inflated is still read.
+    private let compressedMessageLimit: Int
+    /// Compresses the messages sent, when the handshake agreed it and this side can.
+    private let compressor: SocketCompressor?
     /// Set once this side sent its close frame; completed by the peer's close or the end.
     private var closing: EventLoopPromise<Void>?
     /// Whether the peer's close frame arrived (the end is then not a lost connection).
@@ -36,9 +42,21 @@ final class SocketFrameHandler: ChannelInboundHandler {
     /// Why the socket ended, for every call after.
     private var ended: (any Error)?
 
-    init(maximumMessageSize: Int, deflate: SocketDeflate?) {
+    /// - Parameters:
+    ///   - maximumMessageSize: The largest message read.
+    ///   - agreement: What the handshake agreed of permessage-deflate, if anything.
+    /// - Throws: When zlib cannot set up its stream.
+    init(maximumMessageSize: Int, agreement: SocketDeflate.Agreement?) throws {
         self.maximumMessageSize = maximumMessageSize
-        self.deflate = deflate
+        compressionAgreed = agreement != nil
+        compressedMessageLimit = Self.compressedLimit(maximumMessageSize)
+        compressor = try agreement.flatMap { $0.compressesSent ? try SocketCompressor($0) : nil }
+    }
+
+    /// The most bytes deflate makes of `limit` bytes (zlib's `deflateBound`, and some).
+    static func compressedLimit(_ limit: Int) -> Int {
+        let (bound, overflow) = limit.addingReportingOverflow((limit >> 12) + (limit >> 14) + 64)
+        return overflow ? Int.max : bound
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -76,11 +94,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
         guard let context, ended == nil, closing == nil else {
             return promise.fail(ended ?? WebSocketError.closed(.normalClosure, reason: ""))
         }
-        do {
-            context.writeAndFlush(wrapOutboundOut(try frame(message, context.channel.allocator)), promise: promise)
-        } catch {
-            promise.fail(error)
-        }
+        context.writeAndFlush(wrapOutboundOut(frame(message, context.channel.allocator)), promise: promise)
     }
 
     /// Writes every queued send, in order, with one flush. Sends queued after the socket ended
@@ -89,24 +103,20 @@ final class SocketFrameHandler: ChannelInboundHandler {
         let messages = sends.take()
         guard let context, ended == nil, closing == nil else { return }
         for message in messages {
-            guard let frame = try? frame(message, context.channel.allocator) else {
-                // zlib failed to compress (out of memory): its context is lost, the socket too.
-                return fail(.protocolViolation("a message could not be compressed"), 1011)
-            }
-            context.write(wrapOutboundOut(frame), promise: nil)
+            context.write(wrapOutboundOut(frame(message, context.channel.allocator)), promise: nil)
         }
         context.flush()
     }
 
     /// A message's frame: masked, and compressed when the handshake agreed it.
-    private func frame(_ message: WebSocketMessage, _ allocator: ByteBufferAllocator) throws -> WebSocketFrame {
+    private func frame(_ message: WebSocketMessage, _ allocator: ByteBufferAllocator) -> WebSocketFrame {
         var data = allocator.buffer(capacity: message.size)
         switch message {
         case .text(let text): data.writeString(text)
         case .binary(let bytes): data.writeBytes(bytes)
         }
         let opcode: WebSocketOpcode = message.opcode == 1 ? .text : .binary
-        if let deflate, let compressed = try deflate.compress(data, allocator: allocator) {
+        if let compressed = compressor?.compress(data, allocator: allocator) {
             return WebSocketFrame(fin: true, rsv1: true, opcode: opcode, maskKey: .random(), data: compressed)
         }
         return WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data)
@@ -172,7 +182,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
         guard frame.maskKey == nil else { return fail(.protocolViolation("a masked frame from the server"), 1002) }
         // RSV1 marks a compressed message's first frame when permessage-deflate was agreed; no
         // other reserved bit has a meaning (RFC 6455 §5.2, RFC 7692 §6).
-        let compressedStart = deflate != nil && (frame.opcode == .text || frame.opcode == .binary)
+        let compressedStart = compressionAgreed && (frame.opcode == .text || frame.opcode == .binary)
         guard !frame.rsv2, !frame.rsv3, !frame.rsv1 || compressedStart else {
             return fail(.protocolViolation("a frame with a reserved bit set that no extension gives a meaning"), 1002)
         }
@@ -228,7 +238,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
             fragments = context?.channel.allocator.buffer(capacity: frame.length)
         }
         var data = frame.unmaskedData
-        guard (fragments?.readableBytes ?? 0) + data.readableBytes <= maximumMessageSize else {
+        guard (fragments?.readableBytes ?? 0) + data.readableBytes <= limitOfMessage else {
             return fail(.messageTooBig(limit: maximumMessageSize), 1009)
         }
         fragments?.writeBuffer(&data)
@@ -237,22 +247,18 @@ final class SocketFrameHandler: ChannelInboundHandler {
         whole(joined)
     }
 
-    /// A whole message's payload (the decoder held each frame to the limit, the joining the message).
+    /// The limit of the message being read, as it travels.
+    private var limitOfMessage: Int {
+        fragmentsAreCompressed ? compressedMessageLimit : maximumMessageSize
+    }
+
+    /// A whole message's payload (the decoder held each frame to the limit, the joining the
+    /// message). A compressed one goes to the reader as it is, to be inflated when taken.
     private func whole(_ payload: ByteBuffer) {
-        guard payload.readableBytes <= maximumMessageSize else {
+        guard payload.readableBytes <= limitOfMessage else {
             return fail(.messageTooBig(limit: maximumMessageSize), 1009)
         }
-        var payload = payload
-        if fragmentsAreCompressed, let deflate, let allocator = context?.channel.allocator {
-            do {
-                payload = try deflate.decompress(payload, limit: maximumMessageSize, allocator: allocator)
-            } catch let error as WebSocketError {
-                if case .messageTooBig = error { return fail(error, 1009) }
-                return fail(error, 1002)
-            } catch {
-                return fail(.protocolViolation("a compressed message that does not inflate"), 1002)
-            }
-        }
+        if fragmentsAreCompressed { return hand(.compressed(payload, isText: fragmentsAreText)) }
         guard fragmentsAreText else { return deliver(.success(.message(.binary(Data(payload.readableBytesView))))) }
         guard let text = String(validating: payload.readableBytesView, as: UTF8.self) else {
             return fail(.invalidUTF8, 1007)
@@ -273,6 +279,23 @@ final class SocketFrameHandler: ChannelInboundHandler {
         }
     }
 
+    /// Fails the socket with a message the reader could not inflate: closes with the code the
+    /// error calls for (1009, 1007, else 1002), drops what was read after it, and ends the
+    /// connection. The reader throws the error itself.
+    func failFromReader(_ error: WebSocketError) {
+        events.removeAll()
+        let code: UInt16
+        switch error {
+        case .messageTooBig: code = 1009
+        case .invalidUTF8: code = 1007
+        default: code = 1002
+        }
+        guard let context, ended == nil else { return }
+        sendClose(WebSocketCloseCode(rawValue: code), "")
+        end(error)
+        context.channel.close(promise: nil)
+    }
+
     /// Fails the socket with `error`: closes with `code`, then ends the connection.
     private func fail(_ error: WebSocketError, _ code: UInt16) {
         guard let context, ended == nil else { return }
@@ -283,6 +306,11 @@ final class SocketFrameHandler: ChannelInboundHandler {
     }
 
     private func deliver(_ event: Result<WebSocketEvent, any Error>) {
+        hand(.ready(event))
+    }
+
+    /// Hands `event` to the waiting receive, or keeps it for the next.
+    private func hand(_ event: SocketEvent) {
         if let receiver {
             self.receiver = nil
             receiver.succeed(SocketEvents(event))

@@ -14,7 +14,7 @@ import NIOWebSocket
 
 /// What a socket's opening handshake gave: an upgraded connection, or the server's refusal.
 enum SocketUpgradeResult: Sendable {
-    case upgraded(HTTPResponseHead, NIOLoopBound<SocketFrameHandler>, SocketSendQueue)
+    case upgraded(HTTPResponseHead, NIOLoopBound<SocketFrameHandler>, SocketSendQueue, SocketInflater?)
     case refused(EventLoopFuture<(HTTPResponseHead, ByteBuffer)>)
 }
 
@@ -72,14 +72,15 @@ extension AsyncHTTPClientEngine {
         _ result: SocketUpgradeResult, channel: any Channel, url: URL, upgrade: WebSocketUpgrade
     ) async throws -> TransportResponse {
         switch result {
-        case .upgraded(let head, let handler, let sends):
+        case .upgraded(let head, let handler, let sends, let inflater):
             let fields = Self.fields(head.headers)
             if let chosen = fields["Sec-WebSocket-Protocol"], !upgrade.subprotocols.contains(chosen) {
                 channel.close(promise: nil)
                 throw WebSocketError.invalidHandshake("the server chose a subprotocol that was not offered")
             }
             let connection = NIOWebSocketConnection(
-                channel: channel, handler: handler, sends: sends, closeTimeout: upgrade.closeTimeout)
+                channel: channel, handler: handler, sends: sends, closeTimeout: upgrade.closeTimeout,
+                inflater: inflater)
             upgrade.accept(connection)
             return TransportResponse(statusCode: 101, headerFields: fields, url: url, data: Data())
         case .refused(let collected):
@@ -100,7 +101,9 @@ extension AsyncHTTPClientEngine {
         let standard = port == (secure ? 443 : 80)
         let hostText = host.contains(":") ? "[\(host)]" : host
         headers.add(name: "Host", value: standard ? hostText : "\(hostText):\(port)")
-        for field in request.headerFields { headers.add(name: field.name, value: field.value) }
+        for field in request.headerFields where !WebSocketUpgrade.engineFields.contains(field.name.lowercased()) {
+            headers.add(name: field.name, value: field.value)
+        }
         if !upgrade.subprotocols.isEmpty {
             headers.add(name: "Sec-WebSocket-Protocol", value: upgrade.subprotocols.joined(separator: ", "))
         }
@@ -122,19 +125,22 @@ extension AsyncHTTPClientEngine {
         let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
         try operations.addHandlers([encoder, decoder])
         let limit = upgrade.maximumMessageSize
+        // A compressed frame may be a little larger than the message it inflates to.
+        let frameLimit = upgrade.compression == nil ? limit : SocketFrameHandler.compressedLimit(limit)
         let upgrader = NIOTypedWebSocketClientUpgrader<SocketUpgradeResult>(
-            maxFrameSize: max(125, min(limit, Int(UInt32.max))), enableAutomaticErrorHandling: true
+            maxFrameSize: max(125, min(frameLimit, Int(UInt32.max))), enableAutomaticErrorHandling: true
         ) { channel, response in
             channel.eventLoop.makeCompletedFuture {
                 let agreed = try SocketDeflate.agreement(
                     response.headers["Sec-WebSocket-Extensions"], offered: upgrade.compression)
-                let handler = SocketFrameHandler(maximumMessageSize: limit, deflate: try agreed.map(SocketDeflate.init))
+                let handler = try SocketFrameHandler(maximumMessageSize: limit, agreement: agreed)
+                let inflater = try agreed.map { try SocketInflater($0, limit: limit) }
                 try channel.pipeline.syncOperations.addHandler(handler)
                 // From now on the network is read only as the socket's reader asks. A connection
                 // the server closed right after its 101 cannot take options: its frames already
                 // read are delivered, then the end.
                 if channel.isActive { try channel.syncOptions?.setOption(.autoRead, value: false) }
-                return .upgraded(response, NIOLoopBound(handler, eventLoop: channel.eventLoop), handler.sends)
+                return .upgraded(response, NIOLoopBound(handler, eventLoop: channel.eventLoop), handler.sends, inflater)
             }
         }
         let configuration = NIOTypedHTTPClientUpgradeConfiguration<SocketUpgradeResult>(
