@@ -37,6 +37,8 @@ public final class WebSocket: Sendable {
     }
 
     let observer: WebSocketObserver
+    /// The readers' turns (``next()``).
+    private let readers = AsyncTurn()
     let options: WebSocketOptions
     /// Opens the socket's target again, through the whole pipeline (a reconnection).
     let reopen: @Sendable () async throws(CourierError) -> WebSocketOpening
@@ -172,8 +174,17 @@ public final class WebSocket: Sendable {
         }
     }
 
-    /// The next message, or `nil` once the socket closed; what ``messages`` iterates.
+    /// The next message, or `nil` once the socket closed; what ``messages`` iterates. Readers
+    /// take turns (two loops over ``messages`` share its messages, in order), so that an engine's
+    /// ``WebSocketConnection/receive()`` never has two callers at once.
     func next() async throws -> WebSocketMessage? {
+        try await readers.acquire()
+        defer { readers.release() }
+        return try await read()
+    }
+
+    /// ``next()`` in the reader's turn.
+    private func read() async throws -> WebSocketMessage? {
         while true {
             let (ended, connection) = state.withLock { ($0.ended, $0.connection) }
             switch ended {

@@ -6,7 +6,9 @@
 /// `101 Switching Protocols` it hands the connection to ``WebSocketUpgrade/accept(_:)`` before
 /// returning; any other status is returned as the response it is (a refusal), with its body.
 /// The provider's ``WebSocket`` then drives the connection:
-/// - ``receive()`` is called by one reader at a time and reads from the network only then: a
+/// - ``receive()`` is called by one reader at a time (the provider's ``WebSocket`` makes its
+///   readers take turns; a reader cancelled while it waits ends its call before the next one
+///   starts) and reads from the network only then: a
 ///   reader that stops asking stops the reading (the engine's buffer stays within
 ///   ``WebSocketUpgrade/maximumMessageSize`` plus a few reads of the network). The engine joins fragments, answers
 ///   pings, fails text that is not UTF-8 (closing with 1007) and a message over the limit

@@ -89,7 +89,7 @@ extension SerializedSuite {
             options.heartbeat = WebSocketHeartbeat(every: 0.2, timeout: 0.2)
             options.closeTimeout = 60
             let socket = try await provider.webSocket(.peer(peer.baseURL, path: "/"), options: options)
-            return await Self.within(seconds) { () -> String in
+            return await within(seconds) { () -> String in
                 do {
                     var messages = socket.messages.makeAsyncIterator()
                     return "a message: \(String(describing: try await messages.next()))"
@@ -98,22 +98,6 @@ extension SerializedSuite {
                 } catch {
                     return "\(error)"
                 }
-            }
-        }
-
-        /// `operation`'s result, or `nil` when it takes longer than `seconds` (it is then cancelled).
-        static func within<Value: Sendable>(
-            _ seconds: TimeInterval, _ operation: @escaping @Sendable () async -> Value
-        ) async -> Value? {
-            await withTaskGroup(of: Value?.self) { group in
-                group.addTask { await operation() }
-                group.addTask {
-                    try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                    return nil
-                }
-                let first = await group.next() ?? nil
-                group.cancelAll()
-                return first
             }
         }
 

@@ -11,31 +11,22 @@ final class NIOWebSocketConnection: WebSocketConnection {
     private let handler: NIOLoopBound<SocketFrameHandler>
     private let sends: SocketSendQueue
     private let closeTimeout: TimeAmount
-    /// Events taken from the handler in one hop and not yet returned: a read's worth or two (a
-    /// ping or a close reads on while they wait), compressed messages still compressed. One
-    /// reader at a time; the inflater is used only under this lock (its invariant).
-    private let received: NIOLockedValueBox<Received>
-
-    private struct Received: Sendable {
-        var events = CircularBuffer<SocketEvent>()
-        let inflater: SocketInflater?
-    }
+    /// The events the handler read, taken (and inflated) by the readers.
+    private let inbox: SocketInbox
 
     init(
         channel: any Channel, handler: NIOLoopBound<SocketFrameHandler>, sends: SocketSendQueue,
-        closeTimeout: TimeInterval, inflater: SocketInflater? = nil
+        closeTimeout: TimeInterval, inbox: SocketInbox
     ) {
         self.channel = channel
         self.handler = handler
         self.sends = sends
         self.closeTimeout = .nanoseconds(Int64(max(0, closeTimeout) * 1e9))
-        received = NIOLockedValueBox(Received(inflater: inflater))
+        self.inbox = inbox
     }
 
     /// How many compressed messages were inflated so far (for tests).
-    var inflatedMessages: Int {
-        received.withLockedValue { $0.inflater?.inflated ?? 0 }
-    }
+    var inflatedMessages: Int { inbox.inflatedMessages }
 
     deinit {
         channel.close(promise: nil)
@@ -53,41 +44,15 @@ final class NIOWebSocketConnection: WebSocketConnection {
         }
     }
 
+    /// The next event the handler read; when none waits, one hop asks the handler to read,
+    /// and the events it read go to the inbox, in order, for whichever reader takes them.
     func receive() async throws -> WebSocketEvent {
-        if let event = try next(adding: []) { return event }
-        let events = try await onLoop(of: SocketEvents.self) { handler, promise in handler.receive(promise) }.events
-        // The handler completes a receive with at least one event.
-        guard let event = try next(adding: events) else {
-            throw TransportFailure(kind: .connectionLost, underlyingError: ChannelError.eof)
+        let (handler, loop) = (handler, channel.eventLoop)
+        while true {
+            let taken = inbox.take { error in loop.execute { handler.value.failFromReader(error) } }
+            if let taken { return try taken.get() }
+            try await onLoop(of: Void.self) { handler, promise in handler.receive(promise) }
         }
-        return event
-    }
-
-    /// Appends `events` to those waiting and returns the first, inflated if it is compressed;
-    /// `nil` when none waits. Taking and inflating happen in one critical section, so messages
-    /// are inflated in order and one at a time. A message that fails to inflate fails the socket
-    /// (the handler closes it with the code the error calls for) and drops what was read after it.
-    private func next(adding events: CircularBuffer<SocketEvent>) throws -> WebSocketEvent? {
-        let taken = received.withLockedValue { received -> Result<WebSocketEvent, any Error>? in
-            received.events.append(contentsOf: events)
-            switch received.events.popFirst() {
-            case nil: return nil
-            case .ready(let result)?: return result
-            case .compressed(let payload, let isText)?:
-                do throws(WebSocketError) {
-                    guard let inflater = received.inflater else {
-                        throw .protocolViolation("a compressed message without an agreement")
-                    }
-                    return .success(.message(try inflater.message(payload, isText: isText)))
-                } catch {
-                    received.events.removeAll()
-                    let handler = handler
-                    channel.eventLoop.execute { handler.value.failFromReader(error) }
-                    return .failure(error)
-                }
-            }
-        }
-        return try taken?.get()
     }
 
     func ping() async throws {

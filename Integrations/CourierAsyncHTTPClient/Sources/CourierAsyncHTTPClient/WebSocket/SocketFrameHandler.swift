@@ -19,7 +19,11 @@ final class SocketFrameHandler: ChannelInboundHandler {
     /// Events read and not yet received: at most one read's worth of frames (compressed
     /// messages stay compressed until their reader takes them).
     private var events = CircularBuffer<SocketEvent>()
-    private var receiver: EventLoopPromise<SocketEvents>?
+    /// The readers waiting for what the network brings (two readers may wait at once: each then
+    /// takes from the inbox what the read brought).
+    private var receivers: [EventLoopPromise<Void>] = []
+    /// Where the events read go once a reader asks, in the order they were read.
+    private let inbox: SocketInbox
     private var pings: [UInt64: EventLoopPromise<Void>] = [:]
     private var nextPing: UInt64 = 0
     private var fragments: ByteBuffer?
@@ -46,8 +50,9 @@ final class SocketFrameHandler: ChannelInboundHandler {
     ///   - maximumMessageSize: The largest message read.
     ///   - agreement: What the handshake agreed of permessage-deflate, if anything.
     /// - Throws: When zlib cannot set up its stream.
-    init(maximumMessageSize: Int, agreement: SocketDeflate.Agreement?) throws {
+    init(maximumMessageSize: Int, agreement: SocketDeflate.Agreement?, inbox: SocketInbox) throws {
         self.maximumMessageSize = maximumMessageSize
+        self.inbox = inbox
         compressionAgreed = agreement != nil
         compressedMessageLimit = Self.compressedLimit(maximumMessageSize)
         compressor = try agreement.flatMap { $0.compressesSent ? try SocketCompressor($0) : nil }
@@ -70,12 +75,13 @@ final class SocketFrameHandler: ChannelInboundHandler {
 
     // MARK: Calls from the connection (on the event loop)
 
-    /// Completes `promise` with every event read and not yet received (one read's worth at
-    /// most), or with the next one when there is none yet.
-    func receive(_ promise: EventLoopPromise<SocketEvents>) {
+    /// Moves every event read and not yet received (one read's worth at most) to the inbox and
+    /// completes `promise`, or does so with the next event when there is none yet.
+    func receive(_ promise: EventLoopPromise<Void>) {
         if !events.isEmpty {
-            defer { events.removeAll(keepingCapacity: true) }
-            return promise.succeed(SocketEvents(events))
+            inbox.append(events)
+            events.removeAll(keepingCapacity: true)
+            return promise.succeed()
         }
         if let ended { return promise.fail(ended) }
         guard context?.channel.isActive == true else {
@@ -83,10 +89,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
             end(peerClosed ? WebSocketError.closed(.normalClosure, reason: "") : lost)
             return promise.fail(ended ?? lost)
         }
-        guard receiver == nil else {
-            return promise.fail(WebSocketError.protocolViolation("two readers of one socket at once"))
-        }
-        receiver = promise
+        receivers.append(promise)
         demand()
     }
 
@@ -135,9 +138,8 @@ final class SocketFrameHandler: ChannelInboundHandler {
     /// A caller stopped waiting for `future`: its promise (a receive's or a ping's) fails with
     /// `CancellationError`, if the handler still holds it.
     func abandon<Value>(_ future: EventLoopFuture<Value>) {
-        if let receiver, receiver.futureResult === future {
-            self.receiver = nil
-            receiver.fail(CancellationError())
+        if let index = receivers.firstIndex(where: { $0.futureResult === future }) {
+            receivers.remove(at: index).fail(CancellationError())
         }
         if let (id, ping) = pings.first(where: { $0.value.futureResult === future }) {
             pings[id] = nil
@@ -309,24 +311,23 @@ final class SocketFrameHandler: ChannelInboundHandler {
         hand(.ready(event))
     }
 
-    /// Hands `event` to the waiting receive, or keeps it for the next.
+    /// Hands `event` to the inbox when a reader waits (and wakes the readers), or keeps it for
+    /// the next receive.
     private func hand(_ event: SocketEvent) {
-        if let receiver {
-            self.receiver = nil
-            receiver.succeed(SocketEvents(event))
-        } else {
-            events.append(event)
-        }
+        guard !receivers.isEmpty else { return events.append(event) }
+        inbox.append(event)
+        let waiting = receivers
+        receivers = []
+        for receiver in waiting { receiver.succeed() }
     }
 
     private func end(_ error: any Error) {
         guard ended == nil else { return }
         ended = error
         sends.shut()
-        if let receiver {
-            self.receiver = nil
-            receiver.fail(error)
-        }
+        let waiting = receivers
+        receivers = []
+        for receiver in waiting { receiver.fail(error) }
         for (_, ping) in pings { ping.fail(error) }
         pings = [:]
         closing?.succeed()
@@ -335,7 +336,7 @@ final class SocketFrameHandler: ChannelInboundHandler {
     /// Reads more while someone waits for what the network brings.
     private func demand() {
         guard let context, ended == nil, events.isEmpty else { return }
-        if receiver != nil || !pings.isEmpty || closing != nil { context.read() }
+        if !receivers.isEmpty || !pings.isEmpty || closing != nil { context.read() }
     }
 
     /// This side's close frame, once.

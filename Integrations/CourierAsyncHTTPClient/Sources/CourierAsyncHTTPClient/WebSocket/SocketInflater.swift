@@ -9,9 +9,9 @@ import NIOCore
 /// done on the event loop.
 ///
 /// `@unchecked Sendable`: zlib's stream is not thread-safe. Invariant: the instance is used only
-/// under its ``NIOWebSocketConnection``'s lock of received events, which takes each message from
-/// them and inflates it in one critical section, so calls never overlap and go in the order the
-/// messages arrived (the order a shared context needs).
+/// under its ``SocketInbox``'s lock, which takes each message and inflates it in one critical
+/// section, and the handler appends messages there in the order they arrived, so calls never
+/// overlap and go in that order (the order a shared context needs).
 final class SocketInflater: @unchecked Sendable {
     /// The most bytes one call to zlib inflates before the running total is checked.
     static let chunk = 64 << 10

@@ -14,7 +14,7 @@ import NIOWebSocket
 
 /// What a socket's opening handshake gave: an upgraded connection, or the server's refusal.
 enum SocketUpgradeResult: Sendable {
-    case upgraded(HTTPResponseHead, NIOLoopBound<SocketFrameHandler>, SocketSendQueue, SocketInflater?)
+    case upgraded(HTTPResponseHead, NIOLoopBound<SocketFrameHandler>, SocketSendQueue, SocketInbox)
     case refused(EventLoopFuture<(HTTPResponseHead, ByteBuffer)>)
 }
 
@@ -72,7 +72,7 @@ extension AsyncHTTPClientEngine {
         _ result: SocketUpgradeResult, channel: any Channel, url: URL, upgrade: WebSocketUpgrade
     ) async throws -> TransportResponse {
         switch result {
-        case .upgraded(let head, let handler, let sends, let inflater):
+        case .upgraded(let head, let handler, let sends, let inbox):
             let fields = Self.fields(head.headers)
             if let chosen = fields["Sec-WebSocket-Protocol"], !upgrade.subprotocols.contains(chosen) {
                 channel.close(promise: nil)
@@ -80,7 +80,7 @@ extension AsyncHTTPClientEngine {
             }
             let connection = NIOWebSocketConnection(
                 channel: channel, handler: handler, sends: sends, closeTimeout: upgrade.closeTimeout,
-                inflater: inflater)
+                inbox: inbox)
             upgrade.accept(connection)
             return TransportResponse(statusCode: 101, headerFields: fields, url: url, data: Data())
         case .refused(let collected):
@@ -133,14 +133,14 @@ extension AsyncHTTPClientEngine {
             channel.eventLoop.makeCompletedFuture {
                 let agreed = try SocketDeflate.agreement(
                     response.headers["Sec-WebSocket-Extensions"], offered: upgrade.compression)
-                let handler = try SocketFrameHandler(maximumMessageSize: limit, agreement: agreed)
-                let inflater = try agreed.map { try SocketInflater($0, limit: limit) }
+                let inbox = SocketInbox(inflater: try agreed.map { try SocketInflater($0, limit: limit) })
+                let handler = try SocketFrameHandler(maximumMessageSize: limit, agreement: agreed, inbox: inbox)
                 try channel.pipeline.syncOperations.addHandler(handler)
                 // From now on the network is read only as the socket's reader asks. A connection
                 // the server closed right after its 101 cannot take options: its frames already
                 // read are delivered, then the end.
                 if channel.isActive { try channel.syncOptions?.setOption(.autoRead, value: false) }
-                return .upgraded(response, NIOLoopBound(handler, eventLoop: channel.eventLoop), handler.sends, inflater)
+                return .upgraded(response, NIOLoopBound(handler, eventLoop: channel.eventLoop), handler.sends, inbox)
             }
         }
         let configuration = NIOTypedHTTPClientUpgradeConfiguration<SocketUpgradeResult>(

@@ -10,16 +10,3 @@ enum SocketEvent: Sendable {
     /// A whole compressed message's payload (its first frame had RSV1), and whether it is text.
     case compressed(ByteBuffer, isText: Bool)
 }
-
-/// The events one receive took from the handler, in order; never empty.
-struct SocketEvents: Sendable {
-    var events: CircularBuffer<SocketEvent>
-
-    init(_ events: CircularBuffer<SocketEvent>) {
-        self.events = events
-    }
-
-    init(_ event: SocketEvent) {
-        events = [event]
-    }
-}
