@@ -100,6 +100,9 @@ plan = [
     ("ws-slow-reader", "peak_rss_growth_mib", "courier", "raw", "flat: 64 MiB pushed at a reader taking 4 ms a message", "MiB"),
     ("auth", "refreshes", "courier", None, "100 concurrent 401s → 1 refresh", ""),
     ("auth", "seconds", "courier", None, "", "s"),
+    ("outbox-enqueue", "us_per_entry", "courier", "raw", "enqueue, synced, ÷ the same durable write by hand", "µs"),
+    ("outbox-enqueue", "entries_per_second", "courier", "raw", "one at a time", "/s"),
+    ("outbox-memory", "rss_growth_mib", "courier", "small", "100,000 entries waiting ÷ 1,000: flat", "MiB"),
 ]
 
 

@@ -9,6 +9,9 @@ import Foundation
 /// under ten keys of a `DiskCacheStorage` in `folder`, round after round, printing `ready` after
 /// the first: a second process for the disk store's tests (two writers, a writer killed).
 ///
+/// `courier-probe outbox <folder> <url> <first> <count>` enqueues writes into an outbox and
+/// sends them (see `outbox(folder:url:first:count:)`): a process to kill while it does.
+///
 /// `courier-probe download <url> <file>` downloads `url` into `file` with
 /// `Provider.download(_:resumingInto:)`, printing `done <bytes>` or `failure <stage>`: a process
 /// to kill in the middle of a resumable download.
@@ -33,6 +36,13 @@ struct CourierProbe {
             return writeEntries(
                 folder: URL(fileURLWithPath: CommandLine.arguments[2]), byte: UInt8(CommandLine.arguments[3]) ?? 0,
                 rounds: Int(CommandLine.arguments[4]) ?? 1)
+        }
+        if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "outbox",
+            let url = URL(string: CommandLine.arguments[3]), let first = Int(CommandLine.arguments[4]),
+            let count = Int(CommandLine.arguments[5])
+        {
+            return await outbox(
+                folder: URL(fileURLWithPath: CommandLine.arguments[2]), url: url, first: first, count: count)
         }
         if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "download",
             let url = URL(string: CommandLine.arguments[2])

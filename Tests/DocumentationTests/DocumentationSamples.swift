@@ -48,9 +48,19 @@ import Testing
     _ = transport
     _ = tested
     // sample 3
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Outbox")
+    let outbox = try Provider<Posts>().outbox(named: "posts", in: folder)
+    try await outbox.enqueue(.createPost(text: "Hello from the tunnel"))
+    for await outcome in outbox.outcomes {
+        print(outcome.kind, outcome.statusCode ?? 0)   // delivered, or rejected with its answer
+        try outbox.acknowledge(outcome)
+    }
+    _ = folder
+    _ = outbox
+    // sample 4
     let retrying = Provider<GitHub>(interceptor: .retryPolicy)
     _ = retrying
-    // sample 4
+    // sample 5
     let authentication = AuthenticationInterceptor(
         authenticator: MyAuthenticator(), credential: savedTokens,
         onRefresh: { tokens, _ in print("store", tokens) },
@@ -58,14 +68,14 @@ import Testing
     let signedIn = Provider<GitHub>(interceptor: Interceptor(interceptors: [authentication, .retryPolicy]))
     _ = authentication
     _ = signedIn
-    // sample 5
+    // sample 6
     let files = Provider<Downloads>()
     for try await report in files.requestWithProgress(.report(to: URL(fileURLWithPath: "/tmp/report.pdf"))) {
         if let response = report.response { print("saved at", response.fileURL!) }
         else { print("\(Int(report.progress * 100)) %") }
     }
     _ = files
-    // sample 6
+    // sample 7
     let file = URL(fileURLWithPath: "/tmp/Downloads/dataset.zip")
     let response = try await datasets.download(.archive, resumingInto: file) { report in
         print(report.completedBytes, "bytes on disk")
@@ -569,6 +579,53 @@ import Testing
     ], expires: Date(timeIntervalSinceNow: 180 * 86_400))
     let banking = Provider<Bank>(options: ProviderOptions(trust: trust))
     _ = banking
+}
+
+/// The samples of SendingWhenOffline.md.
+@Sendable func sendingWhenOfflineSamples() async throws {
+    // sample 1
+    enum Notes: TargetType, Codable {
+        case create(text: String)
+        case like(noteID: Int)
+
+        var baseURL: URL { URL(string: "https://notes.example")! }
+        var path: String {
+            switch self {
+            case .create: "/notes"
+            case .like(let id): "/notes/\(id)/likes"
+            }
+        }
+        var method: HTTPMethod { .post }
+        var task: HTTPTask {
+            switch self {
+            case .create(let text): .requestJSONEncodable(["text": text])
+            case .like: .requestPlain
+            }
+        }
+        var headers: [String: String]? { nil }
+    }
+
+    let notes = Provider<Notes>(interceptor: MyAuth())
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Outbox")
+    let outbox = try notes.outbox(named: "notes", in: folder)
+
+    let entry = try await outbox.enqueue(.create(text: "Hello from the tunnel"))
+    // The entry is on disk now: whatever happens to the process, it will be sent.
+    print("queued", entry.id)
+
+    Task {
+        for await outcome in outbox.outcomes {
+            switch outcome.kind {
+            case .delivered: print("sent", outcome.id)
+            default: print("failed", outcome.id, outcome.statusCode ?? 0, outcome.body.count)
+            }
+            try? outbox.acknowledge(outcome)
+        }
+    }
+    _ = notes
+    _ = folder
+    _ = outbox
+    _ = entry
 }
 
 /// The samples of SourceStability.md.

@@ -374,3 +374,24 @@ struct ChatMessage: Encodable {
 ) async throws -> (TransportResponse, (any WebSocketConnection)?) {
     (TransportResponse(statusCode: 101, data: Data()), nil)
 }
+
+/// Writes an app sends through an outbox: `Codable`, as an outbox's targets are.
+enum Posts: TargetType, Codable {
+    case createPost(text: String)
+    case like(postID: Int)
+    var baseURL: URL { URL(string: "https://posts.example")! }
+    var path: String {
+        switch self {
+        case .createPost: "/posts"
+        case .like(let id): "/posts/\(id)/likes"
+        }
+    }
+    var method: HTTPMethod { .post }
+    var task: HTTPTask {
+        switch self {
+        case .createPost(let text): .requestJSONEncodable(["text": text])
+        case .like: .requestPlain
+        }
+    }
+    var headers: [String: String]? { nil }
+}

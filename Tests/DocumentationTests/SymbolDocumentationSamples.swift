@@ -295,6 +295,34 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
     _ = metrics
 }
 
+// Outbox.swift#1
+@Sendable func outboxExample1() async throws {
+    let provider = Provider<Posts>()
+    let supportFolder = FileManager.default.temporaryDirectory
+    func markSent(_ id: UUID) {}
+    func showFailure(_ outcome: OutboxOutcome<Posts>) {}
+    let outbox = try provider.outbox(named: "posts", in: supportFolder)
+    let entry = try await outbox.enqueue(.createPost(text: "Hello from the tunnel"))
+
+    for await outcome in outbox.outcomes {
+        if outcome.isDelivered { markSent(outcome.id) } else { showFailure(outcome) }
+        try outbox.acknowledge(outcome)
+    }
+    _ = outbox
+    _ = entry
+}
+
+// OutboxOptions.swift#1
+@Sendable func outboxOptionsExample1() async throws {
+    let provider = Provider<Posts>()
+    let folder = FileManager.default.temporaryDirectory
+    var options = OutboxOptions()
+    options.lifetime = 3 * 86_400      // a post not sent within three days is dropped, and reported
+    options.maximumAttempts = 100
+    let outbox = try provider.outbox(named: "posts", in: folder, options: options)
+    _ = outbox
+}
+
 // ObservingPlugin.swift#1
 @Sendable func observingPluginExample1() async throws {
     struct RequestCounter: ObservingPlugin {
@@ -314,6 +342,18 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
             return request
         }
     }
+}
+
+// Provider+Outbox.swift#1
+@Sendable func providerOutboxExample1() async throws {
+    let provider = Provider<Posts>()
+    let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+    let folder = support.appendingPathComponent("Outbox")
+    let posts = try provider.outbox(named: "posts", in: folder)
+    try await posts.enqueue(.like(postID: 42))
+    _ = support
+    _ = folder
+    _ = posts
 }
 
 // Provider+Requests.swift#1

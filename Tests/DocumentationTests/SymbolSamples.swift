@@ -24,6 +24,14 @@ enum SymbolSamples {
         "URLEncoding.swift#1": Context(before: ["let task: HTTPTask ="], after: ["_ = task"]),
         "CourierError.swift#1": Context(),
         "Provider+WebSocket.swift#1": Context(before: ["let provider = Provider<Chat>()"]),
+        "Outbox.swift#1": Context(before: [
+            "let provider = Provider<Posts>()", "let supportFolder = FileManager.default.temporaryDirectory",
+            "func markSent(_ id: UUID) {}", "func showFailure(_ outcome: OutboxOutcome<Posts>) {}",
+        ]),
+        "Provider+Outbox.swift#1": Context(before: ["let provider = Provider<Posts>()"]),
+        "OutboxOptions.swift#1": Context(before: [
+            "let provider = Provider<Posts>()", "let folder = FileManager.default.temporaryDirectory",
+        ]),
         "WebSocket.swift#1": Context(before: ["let provider = Provider<Chat>()"]),
         "WebSocketOptions.swift#1": Context(before: ["let provider = Provider<Chat>()"]),
         "WebSocketCompression.swift#1": Context(before: ["let provider = Provider<Chat>()"]),

@@ -43,6 +43,8 @@ enum Measurement {
         case ("stream-break", _): figures = try await StreamBench.breakLatency(variant, count: count ?? 200)
         case ("stream-stalled", _): figures = try await StalledReaderBench.run(variant, seconds: Double(count ?? 3))
         case ("auth", "courier"): figures = try await AuthBench.expiredToken(concurrent: count ?? 100)
+        case ("outbox-enqueue", _): figures = try await OutboxBench.enqueue(variant, count: count ?? 2_000)
+        case ("outbox-memory", _): figures = try await OutboxBench.memory(variant, count: count ?? 100_000)
         default: throw BenchError.unknown(name, variant)
         }
         return MeasurementResult(name: name, variant: variant, figures: figures)

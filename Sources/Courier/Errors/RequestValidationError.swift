@@ -49,7 +49,7 @@ public enum RequestValidationError: Error, Sendable, Hashable, CustomStringConve
         case .invalidTimeInterval(let name, let value):
             "\(name) is \(value): use a positive number of seconds, or nil (or .infinity) for no limit."
         case .unsupportedOptions(let options, let transport) where options.contains(.webSocket):
-            "The target opens a WebSocket, which the transport \(transport) does not (URLSessionTransport cannot on Linux: its libcurl has no WebSocket support); nothing was sent. AsyncHTTPClientTransport (CourierAsyncHTTPClient) can."
+            "The target opens a WebSocket, which the transport \(transport) does not (URLSessionTransport opens none: on Linux its libcurl has no WebSocket support, and Courier does not drive URLSessionWebSocketTask on Apple platforms yet); nothing was sent. AsyncHTTPClientTransport (CourierAsyncHTTPClient) can."
         case .unsupportedOptions(let options, let transport):
             "The request asks for \(options), which the transport \(transport) does not honour; the request was not sent."
         case .unexpectedTarget(let target, let provider):

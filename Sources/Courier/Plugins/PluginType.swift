@@ -108,6 +108,14 @@ public protocol PluginType: Sendable {
     ///   - activity: The message or the close, and the handshake's request identifier.
     ///   - target: The socket's target.
     func didObserve(_ activity: WebSocketActivity, target: any TargetType)
+
+    /// Called as an ``Outbox`` of this provider takes an entry, waits to try it again, and ends
+    /// it, with the queue's state after each; a try itself is a request, seen through the other
+    /// hooks. Observation only; it runs on the outbox's tasks and must not block.
+    /// - Parameters:
+    ///   - activity: What happened, to which entry of which queue.
+    ///   - target: The entry's target; `nil` for an entry whose stored target does not decode.
+    func didObserve(_ activity: OutboxActivity, target: (any TargetType)?)
 }
 
 extension PluginType {
@@ -133,6 +141,8 @@ extension PluginType {
     public func didFinishStream(_ summary: StreamSummary, target: any TargetType) {}
     /// Does nothing.
     public func didObserve(_ activity: WebSocketActivity, target: any TargetType) {}
+    /// Does nothing.
+    public func didObserve(_ activity: OutboxActivity, target: (any TargetType)?) {}
     /// Does nothing.
     public func didRefreshCredential(_ refresh: CredentialRefresh, target: any TargetType) {}
 }

@@ -20,16 +20,19 @@ extension Provider {
     /// its file is its own.
     /// `handOff` gets the processed result before this returns (a completion handler); the callers
     /// of a joined request run `process` and `handOff` one after another, in the order they joined.
+    /// An outbox's try (`idempotencyKey`) sends its stored key and never joins another either.
     func perform(
         _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil,
         socket: WebSocketUpgrade? = nil, resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil,
-        handOff: (@Sendable (Result<Response, CourierError>) async -> Void)? = nil
+        idempotencyKey: String? = nil, handOff: (@Sendable (Result<Response, CourierError>) async -> Void)? = nil
     ) async -> Result<Response, CourierError> {
         let endpoint = endpoint(for: target, streaming: streaming)
         let outcome: Result<Response, CourierError>
         if file != nil || upload != nil {
-            outcome = await exchange(target, endpoint, progress, resumingInto: file, uploading: upload)
-        } else if trackInflights, streaming == nil, socket == nil, let request = try? endpoint.urlRequest(),
+            outcome = await exchange(
+                target, endpoint, progress, resumingInto: file, uploading: upload, idempotencyKey: idempotencyKey)
+        } else if trackInflights, streaming == nil, socket == nil, idempotencyKey == nil,
+            let request = try? endpoint.urlRequest(),
             let key = RequestKey.joining(request, task: endpoint.task)
         {
             return await inflights.perform(
@@ -37,7 +40,8 @@ extension Provider {
                 work: { shared in await self.exchange(target, endpoint, shared) },
                 deliver: { outcome in await self.deliver(outcome, target, handOff) })
         } else {
-            outcome = await exchange(target, endpoint, progress, streaming: streaming, socket: socket)
+            outcome = await exchange(
+                target, endpoint, progress, streaming: streaming, socket: socket, idempotencyKey: idempotencyKey)
         }
         return await deliver(outcome, target, handOff)
     }
@@ -71,7 +75,8 @@ extension Provider {
     @inline(__always)
     private func exchange(
         _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?, streaming: StreamHandoff? = nil,
-        socket: WebSocketUpgrade? = nil, resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil
+        socket: WebSocketUpgrade? = nil, resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil,
+        idempotencyKey: String? = nil
     ) async -> Result<Response, CourierError> {
         let id = nextRequestID()
         streaming?.requestID = id
@@ -81,10 +86,15 @@ extension Provider {
         let result: Result<Response, CourierError>
         switch await buildRequest(endpoint, socket: socket != nil) {
         case .success(var request):
-            let idempotency = target.idempotency
-            // One key per request, the same on every attempt; a key the endpoint set is kept.
-            if let header = idempotency.keyHeader, request.value(forHTTPHeaderField: header) == nil {
-                request.setHeaderField(UUID().uuidString, named: header)
+            let idempotency = Self.idempotency(of: target, key: idempotencyKey)
+            // One key per request, the same on every attempt; a key the endpoint set is kept,
+            // except by an outbox's try, which sends the key stored with its entry.
+            if let header = idempotency.keyHeader {
+                if let idempotencyKey {
+                    request.setHeaderField(idempotencyKey, named: header)
+                } else if request.value(forHTTPHeaderField: header) == nil {
+                    request.setHeaderField(UUID().uuidString, named: header)
+                }
             }
             let stub = stubClosure(target)
             let engine: any Transport =
@@ -118,6 +128,14 @@ extension Provider {
             plugins[index].didReceive(result, target: target, metrics: metrics)
         }
         return result
+    }
+
+    /// The target's idempotency; for an outbox's try (a stored `key`), a key in the target's
+    /// header (`Idempotency-Key` unless it names another).
+    @inline(__always)
+    static func idempotency(of target: Target, key: String?) -> Idempotency {
+        guard key != nil else { return target.idempotency }
+        return .idempotencyKey(header: target.idempotency.keyHeader ?? "Idempotency-Key")
     }
 
     /// The stage on top of the chain of a resumable download into `file` or upload of `upload`;

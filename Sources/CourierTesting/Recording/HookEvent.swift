@@ -43,6 +43,8 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
     case didRefreshCredential(String, succeeded: Bool)
     /// A plugin's `didObserve` of an open WebSocket: a message sent or received, or its end.
     case webSocket(String, SocketEvent)
+    /// A plugin's `didObserve` of an outbox: an entry taken, a wait between tries, or its end.
+    case outbox(String, OutboxActivity.Kind)
 
     /// What a socket did, reduced to what an order test compares (never a message's content).
     ///
@@ -166,6 +168,16 @@ public enum HookEvent: Hashable, Sendable, CustomStringConvertible {
         case .didRefreshCredential(let name, let succeeded):
             "\(name).didRefreshCredential \(succeeded ? "succeeded" : "failed")"
         case .webSocket(let name, let event): "\(name).didObserve \(event)"
+        case .outbox(let name, let kind): "\(name).didObserve \(Self.describe(kind))"
+        }
+    }
+
+    /// For example `enqueued`, `waiting#1` or `ended(delivered)`.
+    private static func describe(_ kind: OutboxActivity.Kind) -> String {
+        switch kind {
+        case .enqueued: "enqueued"
+        case .waiting(let attempt, _): "waiting#\(attempt)"
+        case .ended(let outcome): "ended(\(outcome.rawValue))"
         }
     }
 }

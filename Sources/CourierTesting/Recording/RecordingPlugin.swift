@@ -108,4 +108,12 @@ public struct RecordingPlugin: PluginType {
     public func didObserve(_ activity: WebSocketActivity, target: any TargetType) {
         recorder.record(.webSocket(name, .init(activity.kind)))
     }
+
+    /// Records `didObserve` of an outbox.
+    /// - Parameters:
+    ///   - activity: What the outbox did.
+    ///   - target: The entry's target.
+    public func didObserve(_ activity: OutboxActivity, target: (any TargetType)?) {
+        recorder.record(.outbox(name, activity.kind))
+    }
 }

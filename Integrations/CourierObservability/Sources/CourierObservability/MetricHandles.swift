@@ -81,6 +81,11 @@ final class MetricHandles: @unchecked Sendable {
     func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
         Counter(label: label, dimensions: dimensions, factory: factory)
     }
+
+    /// A gauge made on each call: for rare events (an outbox's state).
+    func gauge(_ label: String, _ dimensions: [(String, String)]) -> Gauge {
+        Gauge(label: label, dimensions: dimensions, factory: factory)
+    }
 }
 
 extension MetricHandles {

@@ -4,7 +4,8 @@ import Foundation
 /// The notes service's API, declared the way an app declares its API: one case per endpoint.
 ///
 /// Point it at a server with ``NotesService`` (which also signs requests and refreshes tokens).
-public enum NotesAPI: TargetType {
+/// `Codable`, so that its writes can wait in an outbox (`provider.outbox(named:in:)`).
+public enum NotesAPI: TargetType, Codable {
     /// Signs in; answers a ``TokenPair``.
     case login(username: String, password: String)
     /// Trades a refresh token for a new ``TokenPair``.

@@ -47,6 +47,9 @@ private final class Service: Sendable {
         var refreshes = 0
         var statusCalls = 0
         var created = 0
+        /// The answers to the notes created, by `Idempotency-Key`: a repeated key gets the stored
+        /// answer and creates nothing (draft-ietf-httpapi-idempotency-key-header).
+        var createdByKey: [String: String] = [:]
     }
 
     let tokenLifetime: Int
@@ -104,9 +107,13 @@ private final class Service: Sendable {
                 #"{"page":\#(page),"notes":[{"id":\#(page * 10 + 1),"text":"Buy milk"},{"id":\#(page * 10 + 2),"text":"Call Ann"}]}"#
             )
         case ("POST", "/notes"):
+            let key = request.header("Idempotency-Key")
+            if let key, let answer = state.createdByKey[key] { return .json(answer, status: 201) }
             let text = (try? JSONDecoder().decode([String: String].self, from: request.body))?["text"] ?? ""
             state.created += 1
-            return .json(#"{"id":\#(100 + state.created),"text":"\#(text)"}"#, status: 201)
+            let answer = #"{"id":\#(100 + state.created),"text":"\#(text)"}"#
+            if let key { state.createdByKey[key] = answer }
+            return .json(answer, status: 201)
         case ("POST", let path) where path.hasSuffix("/attachments"):
             return .json(#"{"bytes":\#(request.body.count)}"#, status: 201)
         case ("GET", let path) where path.hasPrefix("/files/"):

@@ -42,6 +42,7 @@ struct Tour {
             try await tour.transfers()
             try await tour.streamedAnswer()
             try await tour.liveUpdates()
+            try await tour.offlineNotes()
             print("\nTour complete.")
             return true
         } catch {

@@ -177,6 +177,28 @@ final class TourContext: Sendable {
         }
     }
 
+    /// 8. Notes written where the network may fail: an outbox stores each before `enqueue`
+    /// returns, then sends them in order, signed by the same interceptor at the moment they go,
+    /// each with its own `Idempotency-Key`; each outcome is reported until acknowledged.
+    func offlineNotes() async throws {
+        print("\n8. Notes that must arrive, through an outbox")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tour-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outbox = try provider().outbox(named: "notes", in: folder)
+        for text in ["Written in a tunnel", "Written just before the app was closed"] {
+            let entry = try await outbox.enqueue(.create(NewNote(text: text)))
+            print("   stored \"\(text)\" (key \(entry.idempotencyKey.prefix(8))…)")
+        }
+        var ended = 0
+        for await outcome in outbox.outcomes {
+            print("   \(outcome.kind) after \(outcome.attempts) try: HTTP \(outcome.statusCode ?? 0)")
+            try outbox.acknowledge(outcome)
+            ended += 1
+            if ended == 2 { break }
+        }
+        await outbox.close()
+    }
+
     private func require(_ credential: TokenPair?) throws -> TokenPair {
         guard let credential else { throw AuthenticationError.missingCredential }
         return credential

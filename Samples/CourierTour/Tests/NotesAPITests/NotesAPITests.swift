@@ -171,4 +171,25 @@ struct NotesAPITests {
         #expect(answer == "Courier streams every token through the same pipeline.")
         #expect(session.recorder.events.last == .didFinishStream("Logger", .completed))
     }
+
+    @Test(
+        "notes written through an outbox are created in order, signed by the session's interceptor, each outcome with its answer"
+    )
+    func outbox() async throws {
+        let session = try await Session()
+        defer { session.server.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-outbox-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outbox = try session.provider.outbox(named: "notes", in: folder)
+        for text in ["one", "two", "three"] { _ = try await outbox.enqueue(.create(NewNote(text: text))) }
+        var created: [Note] = []
+        for await outcome in outbox.outcomes {
+            #expect(outcome.kind == .delivered)
+            created.append(try JSONDecoder().decode(Note.self, from: outcome.body))
+            try outbox.acknowledge(outcome)
+            if created.count == 3 { break }
+        }
+        #expect(created.map(\.text) == ["one", "two", "three"])
+        await outbox.close()
+    }
 }

@@ -1,0 +1,178 @@
+import Foundation
+
+/// Writes that must reach the server, kept on disk until they do: each survives being offline,
+/// a crash and a restart, goes out first in, first out, and takes effect once.
+///
+/// ```swift
+/// let outbox = try provider.outbox(named: "posts", in: supportFolder)
+/// let entry = try await outbox.enqueue(.createPost(text: "Hello from the tunnel"))
+///
+/// for await outcome in outbox.outcomes {
+///     if outcome.isDelivered { markSent(outcome.id) } else { showFailure(outcome) }
+///     try outbox.acknowledge(outcome)
+/// }
+/// ```
+/// - **Enqueue** stores the target (its `Codable` form) and syncs it to disk before it returns:
+///   an entry ``enqueue(_:)`` returned is never lost, whatever happens to the process after.
+/// - **Each try** builds the request from the target again, through the whole pipeline of the
+///   provider (plugins, the interceptor's fresh token, cookies, resilience policies, in the
+///   documented call order), with the entry's `Idempotency-Key`, the same on every try, so that a
+///   server honouring it applies the write once even when an answer was lost and the write was
+///   sent again (draft-ietf-httpapi-idempotency-key-header). No token is ever written to disk.
+/// - **Outcomes**: a network failure, a timeout, a 408, 429 or 5xx, a resilience refusal and a
+///   401 (after the interceptor's sign-in) keep the entry: it is tried again after a wait that
+///   grows with jitter (``OutboxOptions``), honouring `Retry-After`, or at once on ``flush()``.
+///   Any other answer ends it: delivered, or ``OutboxOutcome/Kind/rejected`` onto the dead-letter
+///   list with its answer. An entry's outcome is stored before the entry leaves the outbox, and
+///   delivered by ``outcomes`` until ``acknowledge(_:)``, in this process or the next.
+/// - **One owner**: the queue's folder is locked by the outbox that opened it; another process
+///   (or a second instance here) gets ``OutboxError/locked(name:)`` until it is closed.
+///
+/// The entries wait in `folder/name/`; nothing is kept in memory per entry.
+public final class Outbox<Target: TargetType & Codable>: Sendable {
+    /// The queue's name.
+    public let name: String
+    /// The outbox's bounds and pace.
+    public let options: OutboxOptions
+    let provider: Provider<Target>
+    let store: OutboxStore
+    /// Raised by an enqueue, a flush and a close: the sender looks again.
+    let work = OutboxSignal()
+    /// Raised by each new outcome and by a close: the outcome readers look again.
+    let finished = OutboxSignal()
+    private let sender = Locked<Task<Void, Never>?>(nil)
+    let isClosed = Locked(false)
+
+    init(provider: Provider<Target>, name: String, folder: URL, options: OutboxOptions) throws(OutboxError) {
+        guard Self.isValid(name) else { throw .invalidName(name) }
+        self.name = name
+        self.options = options
+        self.provider = provider
+        store = try OutboxStore(folder: folder, name: name)
+        let task = Task { [weak self] in
+            guard let self else { return }
+            await self.send()
+        }
+        sender.withLock { $0 = task }
+    }
+
+    deinit {
+        sender.withLock { $0 }?.cancel()
+        if !isClosed.value { store.close() }
+    }
+
+    /// Stores `target` as a new entry, synced to disk, and returns it; the outbox sends it after
+    /// the entries before it.
+    /// - Parameter target: The write, as the app's API enum names it.
+    /// - Returns: The entry: its identifier (``OutboxOutcome/id`` names it again) and its key.
+    /// - Throws: ``OutboxError/full(entries:)`` or ``OutboxError/tooManyBytes(limit:)`` past the
+    ///   bounds, ``OutboxError/diskFull``, ``OutboxError/encoding(_:)``, ``OutboxError/closed``;
+    ///   the entry is then not taken.
+    @discardableResult
+    #if hasAttribute(concurrent)
+        @concurrent
+    #endif
+    public func enqueue(_ target: Target) async throws(OutboxError) -> OutboxEntry<Target> {
+        guard !isClosed.value else { throw .closed }
+        let date = provider.clock.date()
+        let stored = StoredEntry(
+            id: UUID(), key: UUID().uuidString, enqueued: date, attempts: 0,
+            expires: options.lifetime.map { date.addingTimeInterval($0) }, target: target)
+        let data = try Self.encoded(stored)
+        _ = try store.append(data, options: options) { observe(.enqueued, stored.id, target) }
+        work.raise()
+        return OutboxEntry(
+            id: stored.id, target: target, idempotencyKey: stored.key, enqueuedAt: date, attempts: 0)
+    }
+
+    /// Tries the first waiting entry now, without waiting out the current back-off: for an app
+    /// that knows the network is back (or a test).
+    public func flush() {
+        work.raise()
+    }
+
+    /// The number of entries waiting and the bytes they take.
+    public var waiting: (entries: Int, bytes: Int) {
+        store.counters.withLock { ($0.entries, $0.bytes) }
+    }
+
+    /// When the oldest waiting entry was enqueued; `nil` when none waits.
+    public var oldestEnqueuedAt: Date? {
+        store.head().flatMap { try? OutboxStore.decoder().decode(StoredEntry<Target>.self, from: $0.data).enqueued }
+    }
+
+    /// Removes `outcome` from those ``outcomes`` delivers, for good (a later launch delivers it
+    /// no more). A failure stays on the dead-letter list until ``removeDeadLetter(_:)``.
+    /// - Throws: ``OutboxError/storage(operation:errno:)`` when its record cannot be removed.
+    public func acknowledge(_ outcome: OutboxOutcome<Target>) throws(OutboxError) {
+        try store.acknowledge(outcome.sequence)
+    }
+
+    /// The failures on the dead-letter list, oldest first: entries rejected, expired, tried too
+    /// often or unreadable, each with its last answer.
+    public func deadLetters() -> [OutboxOutcome<Target>] {
+        let decoder = OutboxStore.decoder()
+        return store.deadLetters().compactMap { data in
+            (try? decoder.decode(StoredOutcome<Target>.self, from: data)).flatMap { OutboxOutcome($0) }
+        }
+    }
+
+    /// Removes `outcome` from the dead-letter list.
+    /// - Throws: ``OutboxError/storage(operation:errno:)`` when its record cannot be removed.
+    public func removeDeadLetter(_ outcome: OutboxOutcome<Target>) throws(OutboxError) {
+        try store.removeDeadLetter(outcome.sequence)
+    }
+
+    /// Stops sending (a try under way is cancelled; its entry stays, to be tried by the next
+    /// owner), ends ``outcomes``' iteration, and releases the queue's lock. Later calls do nothing.
+    public func close() async {
+        let first = isClosed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        let task = sender.withLock { $0 }
+        task?.cancel()
+        await task?.value
+        finished.raise()
+        store.close()
+    }
+
+    /// Tells the provider's plugins what happened to the entry `id`.
+    func observe(_ kind: OutboxActivity.Kind, _ id: UUID, _ target: Target?) {
+        let plugins = provider.plugins
+        guard !plugins.isEmpty else { return }
+        let activity = OutboxActivity(
+            kind, queue: name, entryID: id, waitingEntries: waiting.entries, oldestEnqueuedAt: oldestEnqueuedAt,
+            date: provider.clock.date())
+        for index in plugins.indices {
+            plugins[index].didObserve(activity, target: target)
+        }
+    }
+
+    /// The stored form of an entry.
+    static func encoded(_ stored: StoredEntry<Target>) throws(OutboxError) -> Data {
+        do {
+            return try OutboxStore.encoder().encode(stored)
+        } catch {
+            throw .encoding(Self.describe(error))
+        }
+    }
+
+    /// An encoder's error, without the values it was encoding: its kind and where.
+    private static func describe(_ error: any Error) -> String {
+        guard case .invalidValue(_, let context) = error as? EncodingError else {
+            return String(describing: type(of: error))
+        }
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return "a value at \(path.isEmpty ? "the top" : path) cannot be encoded"
+    }
+
+    /// Whether `name` can name a queue's folder.
+    static func isValid(_ name: String) -> Bool {
+        guard (1...64).contains(name.utf8.count), !name.hasPrefix(".") else { return false }
+        return name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The bounds and the pace of an ``Outbox``.
+///
+/// ```swift
+/// var options = OutboxOptions()
+/// options.lifetime = 3 * 86_400      // a post not sent within three days is dropped, and reported
+/// options.maximumAttempts = 100
+/// let outbox = try provider.outbox(named: "posts", in: folder, options: options)
+/// ```
+public struct OutboxOptions: Sendable {
+    /// The most entries waiting at once; ``Outbox/enqueue(_:)`` fails with
+    /// ``OutboxError/full(entries:)`` past it. 10,000 by default.
+    public var maximumEntries = 10_000
+    /// The most bytes the waiting entries take on disk; ``Outbox/enqueue(_:)`` fails with
+    /// ``OutboxError/tooManyBytes(limit:)`` past it. 64 MiB by default.
+    public var maximumBytes = 64 << 20
+    /// How long an entry may wait before it ends as ``OutboxOutcome/Kind/expired``; `nil` for
+    /// no limit. 7 days by default.
+    public var lifetime: TimeInterval? = 7 * 86_400
+    /// How many tries an entry gets before it ends as
+    /// ``OutboxOutcome/Kind/attemptsExhausted``; `nil` for no limit (the default: an outage
+    /// of any length is waited out, within ``lifetime``).
+    public var maximumAttempts: Int?
+    /// The wait after a first failed try: 1 s by default. Later waits grow 1.5× to 3× each
+    /// (a random point between), up to ``maximumDelay``; a `Retry-After` longer than the wait
+    /// is honoured, up to ``maximumRetryAfter``.
+    public var delay: TimeInterval = 1
+    /// The longest wait between tries: 5 minutes by default.
+    public var maximumDelay: TimeInterval = 300
+    /// The longest `Retry-After` honoured; a longer one is cut to this. 1 hour by default.
+    public var maximumRetryAfter: TimeInterval = 3_600
+    /// The most bytes of an answer's body kept in an outcome: 64 KiB by default.
+    public var maximumStoredBody = 64 << 10
+
+    /// Creates the default options.
+    public init() {}
+}
