@@ -32,7 +32,7 @@ enum OutboxBench {
         defer { closed.release() }
         var options = OutboxOptions()
         options.delay = 3_600
-        options.maximumEntries = count + 1
+        options.maximumEntries = count + 1_000
         options.maximumBytes = 1 << 30
         let text = String(repeating: "a note of some length ", count: 8)
         var enqueue: (Int) async throws -> Void
