@@ -15,6 +15,7 @@ extension Outbox {
         var failures = 0
         while !Task.isCancelled {
             let generation = work.generation
+            let flushes = flushed.generation
             guard let (sequence, data) = store.head() else {
                 await work.wait(since: generation)
                 continue
@@ -24,7 +25,7 @@ extension Outbox {
                 continue
             }
             failures += 1
-            await work.wait(since: generation, atMost: wait, on: provider.clock)
+            await flushed.wait(since: flushes, atMost: wait, on: provider.clock)
         }
     }
 

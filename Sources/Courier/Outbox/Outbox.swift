@@ -36,8 +36,11 @@ public final class Outbox<Target: TargetType & Codable>: Sendable {
     public let options: OutboxOptions
     let provider: Provider<Target>
     let store: OutboxStore
-    /// Raised by an enqueue, a flush and a close: the sender looks again.
+    /// Raised by an enqueue and a flush: an idle sender looks again.
     let work = OutboxSignal()
+    /// Raised by a flush: a sender waiting out a back-off tries at once (an enqueue does not cut
+    /// a back-off short).
+    let flushed = OutboxSignal()
     /// Raised by each new outcome and by a close: the outcome readers look again.
     let finished = OutboxSignal()
     private let sender = Locked<Task<Void, Never>?>(nil)
@@ -88,6 +91,7 @@ public final class Outbox<Target: TargetType & Codable>: Sendable {
     /// Tries the first waiting entry now, without waiting out the current back-off: for an app
     /// that knows the network is back (or a test).
     public func flush() {
+        flushed.raise()
         work.raise()
     }
 

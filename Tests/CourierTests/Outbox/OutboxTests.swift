@@ -106,6 +106,27 @@ struct OutboxTests {
         await outbox.close()
     }
 
+    @Test("an enqueue does not cut a back-off short; a flush does")
+    func backOff() async throws {
+        let folder = OutboxFolder()
+        defer { folder.remove() }
+        let server = try LoopbackServer { _ in ServerReply(status: 503) }
+        defer { server.stop() }
+        let clock = TestClock()
+        let outbox = try notesProvider(server.baseURL, options: ProviderOptions(clock: clock))
+            .outbox(named: "notes", in: folder.url)
+        try await outbox.enqueue(.like(noteID: 1))
+        try await clock.waitForSleepers(1)
+        #expect(server.requests.count == 1)
+        try await outbox.enqueue(.like(noteID: 2))
+        // Nothing happens until the wait ends: the absence is checked for half a second.
+        #expect(!(await waitUntil(timeout: 0.5) { server.requests.count > 1 }))
+        outbox.flush()
+        #expect(await waitUntil { server.requests.count == 2 })
+        #expect(Set(server.requests.map(\.path)) == ["/notes/1/likes"])
+        await outbox.close()
+    }
+
     @Test("bounds: entries past maximumEntries or maximumBytes are refused, typed, and not taken")
     func bounds() async throws {
         let folder = OutboxFolder()
