@@ -198,8 +198,14 @@ public final class WebSocket: Sendable {
             } catch {
                 received = .failure(error)
             }
-            // Ended meanwhile (closed by this side, or a missed heartbeat): that is the end.
-            switch state.withLock({ $0.ended }) {
+            // Ended meanwhile (closed by this side, or a missed heartbeat): that is the end. A
+            // message counts the connection as working (read with the end, in one critical
+            // section: the senders share the lock).
+            let endedMeanwhile = state.withLock { state -> Ending? in
+                if state.ended == nil, case .success(.message) = received { state.reconnectionsInRow = 0 }
+                return state.ended
+            }
+            switch endedMeanwhile {
             case .failed(let error)?: throw error
             case .closed?: return nil
             case nil: break
@@ -223,7 +229,6 @@ public final class WebSocket: Sendable {
                     await connection.close(code: .messageTooBig, reason: "")
                     try await stop(WebSocketError.messageTooBig(limit: options.maximumMessageSize))
                 }
-                state.withLock { $0.reconnectionsInRow = 0 }
                 observer.observe(.received(message), state)
                 return message
             case .closed(let code, let reason):
