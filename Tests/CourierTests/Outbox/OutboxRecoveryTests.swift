@@ -120,6 +120,41 @@ struct OutboxRecoveryTests {
         await outbox.close()
     }
 
+    @Test("a token an adapter puts in the URL's query never reaches a stored failure's text")
+    func secretsInStoredFailures() async throws {
+        let folder = OutboxFolder()
+        defer { folder.remove() }
+        let token = "Zq7+Query/Token=Bb"
+        let down = try ClosedPort()
+        defer { down.release() }
+        let signing = Adapter { request, _ in
+            var request = request
+            var parts = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!
+            parts.queryItems = [URLQueryItem(name: "access_token", value: token)]
+            request.url = parts.url
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            return request
+        }
+        var options = quickOptions()
+        options.maximumAttempts = 2
+        let outbox = try notesProvider(down.baseURL, interceptor: Interceptor(adapters: [signing]))
+            .outbox(named: "notes", in: folder.url, options: options)
+        try await outbox.enqueue(.create(text: "hello"))
+        let outcome = try #require(await outbox.next(1).first)
+        #expect(outcome.kind == .attemptsExhausted)
+        #expect(outcome.failure != nil)
+        let forms = [
+            token, token.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
+            token.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!,
+            Data(token.utf8).base64EncodedString(), token.replacingOccurrences(of: "/", with: "\\/"),
+        ]
+        for file in folder.contents() {
+            let text = String(decoding: file, as: UTF8.self)
+            #expect(!forms.contains { text.contains($0) }, "\(text.prefix(300))")
+        }
+        await outbox.close()
+    }
+
     @Test("expiry and the attempt limit end an entry, reported with the last failure")
     func limits() async throws {
         let folder = OutboxFolder()
