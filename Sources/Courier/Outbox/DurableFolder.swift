@@ -28,9 +28,11 @@ struct DurableFolder: Sendable {
         }
     }
 
-    /// Writes `data` as the file `name`, durably (see the type).
+    /// Writes `data` as the file `name`, durably (see the type). A new file (`replacing` false)
+    /// never replaces one of that name, and is removed again when it cannot be made durable, so
+    /// that a write that throws leaves nothing.
     /// - Throws: ``OutboxError/diskFull``, or ``OutboxError/storage(operation:errno:)``.
-    func write(_ data: Data, as name: String) throws(OutboxError) {
+    func write(_ data: Data, as name: String, replacing: Bool = true) throws(OutboxError) {
         let temporary = url.appendingPathComponent(".\(name).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.failure("create a file", errno) }
@@ -43,17 +45,38 @@ struct DurableFolder: Sendable {
             unlink(temporary.path)
             throw Self.failure("write a file", written ? syncCode : code)
         }
-        guard systemRename(temporary.path, url.appendingPathComponent(name).path) == 0 else {
+        let final = url.appendingPathComponent(name).path
+        // A new name is linked, which fails when the name exists (a rename would replace it).
+        guard (replacing ? systemRename(temporary.path, final) : link(temporary.path, final)) == 0 else {
             let renameCode = errno
             unlink(temporary.path)
             throw Self.failure("rename a file", renameCode)
         }
-        try sync()
+        if !replacing { unlink(temporary.path) }
+        do {
+            try sync()
+        } catch {
+            if !replacing { unlink(final) }
+            throw error
+        }
     }
 
-    /// Reads the file `name`; `nil` when there is none.
-    func read(_ name: String) -> Data? {
-        try? Data(contentsOf: url.appendingPathComponent(name))
+    /// What reading a file found.
+    enum Read {
+        case data(Data)
+        /// There is no file of that name.
+        case missing
+        /// The file could not be read now (too many open files, an I/O error): it may be there.
+        case failed
+    }
+
+    /// Reads the file `name`.
+    func read(_ name: String) -> Read {
+        let path = url.appendingPathComponent(name).path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return access(path, F_OK) != 0 && errno == ENOENT ? .missing : .failed
+        }
+        return .data(data)
     }
 
     /// Whether the file `name` exists.

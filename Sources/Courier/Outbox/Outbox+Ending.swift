@@ -55,7 +55,8 @@ extension Outbox {
     }
 }
 
-/// The identifier of a stored entry, read alone (from an entry whose target does not decode).
-private struct StoredIdentifier: Decodable {
+/// The identifier of a stored entry or outcome, read alone (from one whose target does not
+/// decode).
+struct StoredIdentifier: Decodable {
     let id: UUID
 }

@@ -3,68 +3,97 @@ import Foundation
 /// The outbox's sender: one task that tries the first waiting entry until it ends, then the next.
 extension Outbox {
     /// What one try's result means for its entry.
-    enum Verdict {
+    enum Verdict: Sendable {
         /// The entry ends with this outcome.
         case ends(OutboxOutcome<Target>.Kind, Response?, failure: String?)
         /// The entry waits and is tried again; `retryAfter` is what the server asked for.
         case waits(Response?, failure: String, retryAfter: TimeInterval?)
     }
 
+    /// What became of one look at the head of the queue.
+    enum Step {
+        /// The entry ended (its outcome stored).
+        case ended
+        /// The entry waits: tried again after this many seconds, or on a flush.
+        case retry(after: TimeInterval)
+        /// The entry's end is known but its outcome could not be stored (a full disk): storing
+        /// it is tried again, never the request.
+        case unrecorded(@Sendable () -> Bool)
+    }
+
     /// Sends entries until the outbox closes.
     func send() async {
         var failures = 0
+        var unrecorded: (@Sendable () -> Bool)?
         while !Task.isCancelled {
             let generation = work.generation
             let flushes = flushed.generation
-            guard let (sequence, data) = store.head() else {
-                await work.wait(since: generation)
-                continue
+            let step: Step
+            if let pending = unrecorded {
+                step = await store.perform(pending) ? .ended : .unrecorded(pending)
+            } else {
+                let store = store
+                switch await store.perform({ store.head() }) {
+                case .none:
+                    await work.wait(since: generation)
+                    continue
+                case .unreadable: step = .retry(after: delay(failures, retryAfter: nil))
+                case .entry(let sequence, let data): step = await attempt(sequence, data, failures: failures)
+                }
             }
-            guard let wait = await attempt(sequence, data, failures: failures) else {
-                failures = 0
-                continue
+            switch step {
+            case .ended:
+                (failures, unrecorded) = (0, nil)
+            case .retry(let wait):
+                failures += 1
+                await flushed.wait(since: flushes, atMost: wait, on: provider.clock)
+            case .unrecorded(let pending):
+                (failures, unrecorded) = (failures + 1, pending)
+                await flushed.wait(since: flushes, atMost: delay(failures, retryAfter: nil), on: provider.clock)
             }
-            failures += 1
-            await flushed.wait(since: flushes, atMost: wait, on: provider.clock)
         }
     }
 
-    /// One try of the entry of `sequence`: `nil` when it ended (or cannot be read), else the wait
-    /// before the next try.
-    private func attempt(_ sequence: UInt64, _ data: Data, failures: Int) async -> TimeInterval? {
-        // An entry that cannot be ended now (its outcome not stored: a full disk) is tried
-        // again after the wait, as a failure.
+    /// One try of the entry of `sequence`.
+    private func attempt(_ sequence: UInt64, _ data: Data, failures: Int) async -> Step {
         guard var entry = try? OutboxStore.decoder().decode(StoredEntry<Target>.self, from: data) else {
-            return end(sequence, size: data.count, unreadable: data) ? nil : delay(failures, retryAfter: nil)
+            return await ending { self.end(sequence, size: data.count, unreadable: data) }
         }
-        if let ending = Self.ending(entry, now: provider.clock.date(), options: options) {
-            return end(sequence, data.count, entry, ending) ? nil : delay(failures, retryAfter: nil)
+        if let verdict = Self.ending(entry, now: provider.clock.date(), options: options) {
+            return await ending { [entry] in self.end(sequence, data.count, entry, verdict) }
         }
         // The try is counted before it is made: a crash during it still counts it.
         entry.attempts += 1
         let counted: Data
         do {
             counted = try Self.encoded(entry)
-            try store.rewrite(sequence, size: data.count, counted)
+            let (store, size) = (store, data.count)
+            try await store.perform { () throws(OutboxError) in try store.rewrite(sequence, size: size, counted) }
         } catch {
-            return delay(failures, retryAfter: nil)
+            return .retry(after: delay(failures, retryAfter: nil))
         }
         let result = await provider.perform(entry.target, uploading: upload(of: entry), idempotencyKey: entry.key)
-        if Task.isCancelled { return 0 }
-        switch Self.verdict(of: result, validation: entry.target.validationType) {
-        case .ends(let kind, let response, let failure):
-            let ended = end(sequence, counted.count, entry, .ends(kind, response, failure: failure))
-            return ended ? nil : delay(failures, retryAfter: nil)
+        if Task.isCancelled { return .retry(after: 0) }
+        let verdict = Self.verdict(of: result, validation: entry.target.validationType, now: provider.clock.date())
+        switch verdict {
+        case .ends:
+            return await ending { [entry] in self.end(sequence, counted.count, entry, verdict) }
         case .waits(let response, let failure, let retryAfter):
             if let limit = options.maximumAttempts, entry.attempts >= limit {
                 let why = "it was tried \(limit) times; the last: \(failure)"
-                let ended = end(sequence, counted.count, entry, .ends(.attemptsExhausted, response, failure: why))
-                return ended ? nil : delay(failures, retryAfter: nil)
+                return await ending { [entry] in
+                    self.end(sequence, counted.count, entry, .ends(.attemptsExhausted, response, failure: why))
+                }
             }
             let wait = delay(failures, retryAfter: retryAfter)
             observe(.waiting(attempt: entry.attempts, seconds: wait), entry.id, entry.target)
-            return wait
+            return .retry(after: wait)
         }
+    }
+
+    /// `.ended` when `record` stored the outcome, else the step that stores it again later.
+    private func ending(_ record: @escaping @Sendable () -> Bool) async -> Step {
+        await store.perform(record) ? .ended : .unrecorded(record)
     }
 
     /// How `entry` ends before it is tried: expired, or out of tries; `nil` when it is tried.
@@ -97,16 +126,19 @@ extension Outbox {
     /// the entry; the rest end it. The status decides even when the target's `validation`
     /// accepted it: a 5xx is never taken as delivered, and with ``ValidationType/none`` (Moya's
     /// default, every status accepted) only a 2xx is.
-    static func verdict(of result: Result<Response, CourierError>, validation: ValidationType) -> Verdict {
+    static func verdict(
+        of result: Result<Response, CourierError>, validation: ValidationType, now: Date
+    ) -> Verdict {
         switch result {
         case .success(let response):
             let status = response.statusCode
             if keeps(status) {
-                return .waits(response, failure: "the server answered \(status)", retryAfter: retryAfter(response))
+                let asked = retryAfter(response, now: now)
+                return .waits(response, failure: "the server answered \(status)", retryAfter: asked)
             }
             let accepted = (200..<300).contains(status) || !validation.statusCodes.isEmpty
             return .ends(accepted ? .delivered : .rejected, response, failure: nil)
-        case .failure(let error): return verdict(of: error)
+        case .failure(let error): return verdict(of: error, now: now)
         }
     }
 
@@ -116,18 +148,19 @@ extension Outbox {
         [401, 408, 429].contains(status) || (500...599).contains(status)
     }
 
-    private static func retryAfter(_ response: Response) -> TimeInterval? {
-        response.headerFields["Retry-After"].flatMap { RetryAfter.delay($0, now: Date()) }
+    /// The wait a response's `Retry-After` asks for, a date read against `now`.
+    private static func retryAfter(_ response: Response, now: Date) -> TimeInterval? {
+        response.headerFields["Retry-After"].flatMap { RetryAfter.delay($0, now: now) }
     }
 
-    private static func verdict(of error: CourierError) -> Verdict {
+    private static func verdict(of error: CourierError, now: Date) -> Verdict {
         let failure = error.description
         switch error {
         case .statusCode(let response):
             // 401: the interceptor's sign-in did not help (signed out, offline refresh); the
             // write is not at fault, and waits for a credential.
             guard keeps(response.statusCode) else { return .ends(.rejected, response, failure: nil) }
-            return .waits(response, failure: failure, retryAfter: retryAfter(response))
+            return .waits(response, failure: failure, retryAfter: retryAfter(response, now: now))
         case .transport(let underlying, _):
             let kind = (underlying as? TransportFailure)?.kind
             if kind == .badURL || kind == .tooManyRedirects { return .ends(.rejected, nil, failure: failure) }
@@ -137,7 +170,7 @@ extension Outbox {
             return .waits(nil, failure: failure, retryAfter: nil)
         case .underlying(let underlying, let response):
             if underlying is ResilienceError { return .waits(response, failure: failure, retryAfter: nil) }
-            if let response { return verdict(of: .statusCode(response)) }
+            if let response { return verdict(of: .statusCode(response), now: now) }
             return .ends(.rejected, nil, failure: failure)
         default:
             return .ends(.rejected, error.response, failure: failure)

@@ -28,7 +28,9 @@ import Foundation
 /// - **One owner**: the queue's folder is locked by the outbox that opened it; another process
 ///   (or a second instance here) gets ``OutboxError/locked(name:)`` until it is closed.
 ///
-/// The entries wait in `folder/name/`; nothing is kept in memory per entry.
+/// The entries wait in `folder/name/`; nothing is kept in memory per entry. An outbox sends until
+/// ``close()``, also when the app lets go of it (as a `URLSession` runs until it is invalidated):
+/// open each queue once, at launch, and close it when the app no longer sends.
 public final class Outbox<Target: TargetType & Codable>: Sendable {
     /// The queue's name.
     public let name: String
@@ -82,7 +84,10 @@ public final class Outbox<Target: TargetType & Codable>: Sendable {
             id: UUID(), key: UUID().uuidString, enqueued: date, attempts: 0,
             expires: options.lifetime.map { date.addingTimeInterval($0) }, target: target)
         let data = try Self.encoded(stored)
-        _ = try store.append(data, options: options) { observe(.enqueued, stored.id, target) }
+        let (store, options) = (store, options)
+        _ = try await store.perform { () throws(OutboxError) -> UInt64 in
+            try store.append(data, options: options) { self.observe(.enqueued, stored.id, target) }
+        }
         work.raise()
         return OutboxEntry(
             id: stored.id, target: target, idempotencyKey: stored.key, enqueuedAt: date, attempts: 0)
@@ -102,29 +107,34 @@ public final class Outbox<Target: TargetType & Codable>: Sendable {
 
     /// When the oldest waiting entry was enqueued; `nil` when none waits.
     public var oldestEnqueuedAt: Date? {
-        store.head().flatMap { try? OutboxStore.decoder().decode(StoredEntry<Target>.self, from: $0.data).enqueued }
+        guard case .entry(_, let data) = store.head(moving: false) else { return nil }
+        return try? OutboxStore.decoder().decode(StoredEntry<Target>.self, from: data).enqueued
     }
 
     /// Removes `outcome` from those ``outcomes`` delivers, for good (a later launch delivers it
     /// no more). A failure stays on the dead-letter list until ``removeDeadLetter(_:)``.
-    /// - Throws: ``OutboxError/storage(operation:errno:)`` when its record cannot be removed.
+    /// - Throws: ``OutboxError/unknownOutcome`` for an outcome of another outbox, or one
+    ///   acknowledged already; ``OutboxError/storage(operation:errno:)`` when its record cannot be
+    ///   removed.
     public func acknowledge(_ outcome: OutboxOutcome<Target>) throws(OutboxError) {
-        try store.acknowledge(outcome.sequence)
+        try store.acknowledge(outcome.sequence, id: outcome.storedID)
     }
 
     /// The failures on the dead-letter list, oldest first: entries rejected, expired, tried too
     /// often or unreadable, each with its last answer.
     public func deadLetters() -> [OutboxOutcome<Target>] {
         let decoder = OutboxStore.decoder()
-        return store.deadLetters().compactMap { data in
+        return store.deadLetters().map { sequence, data in
             (try? decoder.decode(StoredOutcome<Target>.self, from: data)).flatMap { OutboxOutcome($0) }
+                ?? OutboxOutcome(unreadableRecord: sequence, at: provider.clock.date())
         }
     }
 
     /// Removes `outcome` from the dead-letter list.
-    /// - Throws: ``OutboxError/storage(operation:errno:)`` when its record cannot be removed.
+    /// - Throws: ``OutboxError/unknownOutcome`` for a failure not on this outbox's list;
+    ///   ``OutboxError/storage(operation:errno:)`` when its record cannot be removed.
     public func removeDeadLetter(_ outcome: OutboxOutcome<Target>) throws(OutboxError) {
-        try store.removeDeadLetter(outcome.sequence)
+        try store.removeDeadLetter(outcome.sequence, id: outcome.storedID)
     }
 
     /// Stops sending (a try under way is cancelled; its entry stays, to be tried by the next
@@ -135,6 +145,7 @@ public final class Outbox<Target: TargetType & Codable>: Sendable {
             return !closed
         }
         guard first else { return }
+        await store.closeForWrites()
         let task = sender.withLock { $0 }
         task?.cancel()
         await task?.value

@@ -19,7 +19,7 @@ public struct OutboxEntry<Target: TargetType & Codable>: Sendable, Identifiable 
 }
 
 /// An entry as the outbox keeps it on disk: the file `<sequence>.entry` holds it as JSON.
-struct StoredEntry<Target: Codable>: Codable {
+struct StoredEntry<Target: Codable & Sendable>: Codable, Sendable {
     var id: UUID
     var key: String
     var enqueued: Date

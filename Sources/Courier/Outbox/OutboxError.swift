@@ -20,6 +20,9 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     case encoding(String)
     /// The outbox was closed: nothing more is taken or sent by this instance.
     case closed
+    /// The outcome is not this outbox's (another queue's, or one acknowledged already): nothing
+    /// was removed.
+    case unknownOutcome
 
     /// A sentence saying what happened and what to do.
     public var description: String {
@@ -36,6 +39,7 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
             "The outbox could not \(operation) (errno \(code): \(String(cString: strerror(code))))."
         case .encoding(let problem): "The target could not be encoded for the outbox: \(problem)."
         case .closed: "The outbox is closed."
+        case .unknownOutcome: "The outcome is not one this outbox holds; nothing was removed."
         }
     }
 }

@@ -22,9 +22,9 @@ public struct OutboxOptions: Sendable {
     /// ``OutboxOutcome/Kind/attemptsExhausted``; `nil` for no limit (the default: an outage
     /// of any length is waited out, within ``lifetime``).
     public var maximumAttempts: Int?
-    /// The wait after a first failed try: 1 s by default. Later waits grow 1.5× to 3× each
-    /// (a random point between), up to ``maximumDelay``; a `Retry-After` longer than the wait
-    /// is honoured, up to ``maximumRetryAfter``.
+    /// The shortest wait after a failed try: 1 s by default. Each wait is a random point between
+    /// it and a bound that starts at 1.5 times it and doubles with each failure in a row, up to
+    /// ``maximumDelay``; a `Retry-After` raises the low end, up to ``maximumRetryAfter``.
     public var delay: TimeInterval = 1
     /// The longest wait between tries: 5 minutes by default.
     public var maximumDelay: TimeInterval = 300

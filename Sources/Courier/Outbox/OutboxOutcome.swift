@@ -34,13 +34,20 @@ public struct OutboxOutcome<Target: TargetType & Codable>: Sendable, Identifiabl
     public let finishedAt: Date
     /// The entry's place in its queue.
     let sequence: UInt64
+    /// Whether its record read (an outcome whose record does not read is delivered as
+    /// ``OutboxOutcomeKind/unreadable``, to be acknowledged).
+    var recordReads = true
+
+    /// The identifier its record holds, for the checks of acknowledge; `nil` for a record that
+    /// does not read.
+    var storedID: UUID? { recordReads ? id : nil }
 
     /// Whether the entry was delivered.
     public var isDelivered: Bool { kind == .delivered }
 }
 
 /// An outcome as the outbox keeps it on disk (`<sequence>.outcome`, JSON).
-struct StoredOutcome<Target: Codable>: Codable {
+struct StoredOutcome<Target: Codable & Sendable>: Codable, Sendable {
     var id: UUID
     var sequence: UInt64
     var key: String
@@ -63,6 +70,16 @@ struct StoredOutcome<Target: Codable>: Codable {
 }
 
 extension OutboxOutcome {
+    /// The outcome of a record at `sequence` that does not read (damaged on disk): delivered as
+    /// unreadable, so that it can be acknowledged.
+    init(unreadableRecord sequence: UInt64, at date: Date) {
+        self.init(
+            id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), target: nil, idempotencyKey: "",
+            kind: .unreadable, statusCode: nil, headerFields: [:], body: Data(), isBodyTruncated: false,
+            failure: "its stored outcome does not read", attempts: 0, enqueuedAt: date, finishedAt: date,
+            sequence: sequence, recordReads: false)
+    }
+
     /// The outcome a stored record describes; `nil` for a record of an unknown kind.
     init?(_ stored: StoredOutcome<Target>) {
         guard let kind = Kind(rawValue: stored.kind) else { return nil }

@@ -46,7 +46,8 @@ extension Outbox {
     }
 
     /// The first outcome to deliver after `sequence`: its sequence, and the outcome (`nil` when
-    /// its record was acknowledged meanwhile or does not read); `nil` when there is none yet.
+    /// its record was acknowledged meanwhile, or cannot be read now); `nil` when there is none
+    /// yet. A record that reads but does not decode is delivered as unreadable.
     func outcome(after sequence: UInt64) -> (UInt64, OutboxOutcome<Target>?)? {
         let next = store.counters.withLock { counters -> UInt64? in
             // The first greater than `sequence`, by halves: the list is in order.
@@ -58,9 +59,10 @@ extension Outbox {
             return low < counters.outcomes.count ? counters.outcomes[low] : nil
         }
         guard let next else { return nil }
-        let stored = store.outcome(next).flatMap {
-            try? OutboxStore.decoder().decode(StoredOutcome<Target>.self, from: $0)
-        }
-        return (next, stored.flatMap { OutboxOutcome($0) })
+        guard case .data(let data) = store.outcome(next) else { return (next, nil) }
+        guard let stored = try? OutboxStore.decoder().decode(StoredOutcome<Target>.self, from: data),
+            let outcome = OutboxOutcome(stored)
+        else { return (next, OutboxOutcome(unreadableRecord: next, at: provider.clock.date())) }
+        return (next, outcome)
     }
 }

@@ -26,6 +26,7 @@ extension OutboxStore {
         // written before the entry is removed): a disk filled by entries would stall the queue.
         if let free = entries.freeBytes(), free < size + Self.headroom(options) { throw .diskFull }
         let taken = counters.withLock { counters -> Result<UInt64, OutboxError> in
+            guard !counters.closed else { return .failure(.closed) }
             guard counters.entries < options.maximumEntries else {
                 return .failure(.full(entries: options.maximumEntries))
             }
@@ -40,7 +41,7 @@ extension OutboxStore {
         }
         let sequence = try taken.get()
         do {
-            try entries.write(data, as: StoredEntry<Int>.fileName(sequence))
+            try entries.write(data, as: StoredEntry<Int>.fileName(sequence), replacing: false)
         } catch {
             counters.withLock {
                 $0.entries -= 1
@@ -56,19 +57,35 @@ extension OutboxStore {
 
     /// The free space an enqueue leaves for outcomes: room for a few, each with its stored body.
     static func headroom(_ options: OutboxOptions) -> Int {
-        4 * (options.maximumStoredBody + (16 << 10))
+        // A failure's record is written twice, its body in Base64 (4/3 of its bytes).
+        4 * 2 * (options.maximumStoredBody * 4 / 3 + (16 << 10))
     }
 
-    /// The first waiting entry's sequence and bytes; `nil` when none waits, or the first is
-    /// still being written (its writer wakes the queue once it is).
-    func head() -> (sequence: UInt64, data: Data)? {
-        while true {
-            let (head, tail, writing) = counters.withLock { ($0.head, $0.tail, $0.writing.contains($0.head)) }
-            guard head < tail, !writing else { return nil }
-            if let data = entries.read(StoredEntry<Int>.fileName(head)) { return (head, data) }
-            // Ended, or never written (a failed enqueue): the queue goes on past it.
-            counters.withLock { if $0.head == head { $0.head += 1 } }
+    /// What is at the head of the queue.
+    enum Head {
+        /// No entry waits, or the first is still being written (its writer wakes the queue).
+        case none
+        case entry(sequence: UInt64, data: Data)
+        /// The first entry's file could not be read now: the queue waits at it.
+        case unreadable
+    }
+
+    /// The first waiting entry. A sequence whose file is gone (ended, or never written: a failed
+    /// enqueue) is passed over, only when the file is known to be missing; `moving` false looks
+    /// without passing over anything (a getter's look).
+    func head(moving: Bool = true) -> Head {
+        var (head, tail) = counters.withLock { ($0.head, $0.tail) }
+        while head < tail {
+            if counters.withLock({ $0.writing.contains(head) }) { return .none }
+            switch entries.read(StoredEntry<Int>.fileName(head)) {
+            case .data(let data): return .entry(sequence: head, data: data)
+            case .failed: return .unreadable
+            case .missing:
+                if moving { counters.withLock { if $0.head == head { $0.head += 1 } } }
+                head += 1
+            }
         }
+        return .none
     }
 
     /// Rewrites the entry of `sequence`, of `size` bytes so far, with `data` (its tries counted).
@@ -84,8 +101,9 @@ extension OutboxStore {
         _ sequence: UInt64, size: Int, outcome: Data, delivered: Bool, ended: () -> Void
     ) throws(OutboxError) {
         let name = StoredOutcome<Int>.fileName(sequence)
-        try outcomes.write(outcome, as: name)
+        // The dead letter first: recovery restores the outcome from it if a crash comes between.
         if !delivered { try dead.write(outcome, as: name) }
+        try outcomes.write(outcome, as: name)
         try entries.remove(StoredEntry<Int>.fileName(sequence))
         counters.withLock { counters in
             counters.entries -= 1
@@ -96,8 +114,18 @@ extension OutboxStore {
         counters.withLock { $0.outcomes.append(sequence) }
     }
 
-    /// Removes the outcome of `sequence` from those to deliver.
-    func acknowledge(_ sequence: UInt64) throws(OutboxError) {
+    /// Stops giving sequences, then waits for the entries being written to be written (or to
+    /// fail), so that none is written after the queue's lock is released.
+    func closeForWrites() async {
+        counters.withLock { $0.closed = true }
+        while counters.withLock({ !$0.writing.isEmpty }) { try? await Task.sleep(nanoseconds: 1_000_000) }
+    }
+
+    /// Removes the outcome of `sequence` from those to deliver, if its record is the entry `id`'s
+    /// (`nil`: a record that does not read, delivered as unreadable).
+    /// - Throws: ``OutboxError/unknownOutcome`` for another record, or none.
+    func acknowledge(_ sequence: UInt64, id: UUID?) throws(OutboxError) {
+        try check(outcomes, sequence, id)
         try outcomes.remove(StoredOutcome<Int>.fileName(sequence))
         counters.withLock { counters in
             if let index = counters.outcomes.firstIndex(of: sequence) { counters.outcomes.remove(at: index) }
@@ -105,21 +133,38 @@ extension OutboxStore {
     }
 
     /// The stored outcome of `sequence` to deliver, if it is still there.
-    func outcome(_ sequence: UInt64) -> Data? {
+    func outcome(_ sequence: UInt64) -> DurableFolder.Read {
         outcomes.read(StoredOutcome<Int>.fileName(sequence))
     }
 
-    /// The records of the dead-letter list, oldest first.
-    func deadLetters() -> [Data] {
+    /// The records of the dead-letter list, oldest first, with their sequences; a record that
+    /// cannot be read now is left out.
+    func deadLetters() -> [(UInt64, Data)] {
         var sequences: [UInt64] = []
         dead.forEachFile { name, _ in
             if let sequence = StoredEntry<Int>.sequence(of: name) { sequences.append(sequence) }
         }
-        return sequences.sorted().compactMap { dead.read(StoredOutcome<Int>.fileName($0)) }
+        return sequences.sorted().compactMap { sequence in
+            guard case .data(let data) = dead.read(StoredOutcome<Int>.fileName(sequence)) else { return nil }
+            return (sequence, data)
+        }
     }
 
-    /// Removes the failure of `sequence` from the dead-letter list.
-    func removeDeadLetter(_ sequence: UInt64) throws(OutboxError) {
+    /// Removes the failure of `sequence` from the dead-letter list, if its record is the entry
+    /// `id`'s.
+    /// - Throws: ``OutboxError/unknownOutcome`` for another record, or none.
+    func removeDeadLetter(_ sequence: UInt64, id: UUID?) throws(OutboxError) {
+        try check(dead, sequence, id)
         try dead.remove(StoredOutcome<Int>.fileName(sequence))
+    }
+
+    /// Throws unless `folder`'s record of `sequence` is the entry `id`'s, or (for `id` nil) does
+    /// not read.
+    private func check(_ folder: DurableFolder, _ sequence: UInt64, _ id: UUID?) throws(OutboxError) {
+        guard case .data(let data) = folder.read(StoredOutcome<Int>.fileName(sequence)) else {
+            throw .unknownOutcome
+        }
+        let stored = try? JSONDecoder().decode(StoredIdentifier.self, from: data).id
+        guard stored == id else { throw .unknownOutcome }
     }
 }

@@ -23,6 +23,8 @@ final class OutboxStore: Sendable {
         var outcomes: [UInt64] = []
         /// Sequences given to entries whose files are being written: the queue waits at them.
         var writing: Set<UInt64> = []
+        /// Set by ``Outbox/close()``: no sequence is given after it.
+        var closed = false
     }
 
     let entries: DurableFolder
@@ -32,6 +34,9 @@ final class OutboxStore: Sendable {
     let uploads: URL
     private let lock: UploadLock
     let counters: Locked<Counters>
+    /// Where the store's blocking file work runs (each write is synced: milliseconds): never on
+    /// Swift's cooperative threads, which a blocked call would take from every other task.
+    private let io = DispatchQueue(label: "Courier.Outbox.io")
 
     /// Opens the queue `name` in `folder`: takes its lock, then recovers its state from its files.
     /// - Throws: ``OutboxError``.
@@ -57,9 +62,41 @@ final class OutboxStore: Sendable {
         }
     }
 
+    /// Runs `body` (file work that blocks) on the store's own queue and returns its result.
+    func perform<Value: Sendable>(
+        _ body: @escaping @Sendable () throws(OutboxError) -> Value
+    ) async throws(OutboxError) -> Value {
+        let result: Result<Value, OutboxError> = await withCheckedContinuation { continuation in
+            io.async { continuation.resume(returning: Result { () throws(OutboxError) -> Value in try body() }) }
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` (file work that blocks) on the store's own queue and returns its result.
+    func perform<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            io.async { continuation.resume(returning: body()) }
+        }
+    }
+
     /// Releases the queue's lock.
     func close() {
         lock.release()
+    }
+
+    /// Makes both records of a finished entry whole: a crash between writing the outcome and
+    /// the dead letter (or the other way) leaves one; a failure's record belongs in both.
+    private func restoreRecords(of sequence: UInt64, pending: inout [UInt64]) throws(OutboxError) {
+        let name = StoredOutcome<Int>.fileName(sequence)
+        switch (outcomes.read(name), dead.read(name)) {
+        case (.data(let record), .missing):
+            let kind = try? JSONDecoder().decode(StoredKind.self, from: record).kind
+            if kind != OutboxOutcomeKind.delivered.rawValue { try dead.write(record, as: name) }
+        case (.missing, .data(let record)):
+            try outcomes.write(record, as: name)
+            pending.append(sequence)
+        default: break
+        }
     }
 
     /// Reads the folders once: finished entries (an outcome stored, a crash before their removal)
@@ -88,10 +125,19 @@ final class OutboxStore: Sendable {
             recovered.entries += 1
             recovered.bytes += size
         }
-        for name in finished { try entries.remove(name) }
+        for name in finished {
+            guard let sequence = StoredEntry<Int>.sequence(of: name) else { continue }
+            try restoreRecords(of: sequence, pending: &pending)
+            try entries.remove(name)
+        }
         recovered.head = lowest == .max ? highest + 1 : lowest
         recovered.tail = highest + 1
         recovered.outcomes = pending.sorted()
         counters.withLock { $0 = recovered }
     }
+}
+
+/// The kind of a stored outcome, read alone.
+private struct StoredKind: Decodable {
+    let kind: String
 }
