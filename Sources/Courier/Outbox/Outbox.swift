@@ -22,7 +22,7 @@ import Foundation
 /// - **Outcomes**: a network failure, a timeout, a 408, 429 or 5xx, a resilience refusal and a
 ///   401 (after the interceptor's sign-in) keep the entry: it is tried again after a wait that
 ///   grows with jitter (``OutboxOptions``), honouring `Retry-After`, or at once on ``flush()``.
-///   Any other answer ends it: delivered, or ``OutboxOutcome/Kind/rejected`` onto the dead-letter
+///   Any other answer ends it: delivered, or ``OutboxOutcomeKind/rejected`` onto the dead-letter
 ///   list with its answer. An entry's outcome is stored before the entry leaves the outbox, and
 ///   delivered by ``outcomes`` until ``acknowledge(_:)``, in this process or the next.
 /// - **One owner**: the queue's folder is locked by the outbox that opened it; another process

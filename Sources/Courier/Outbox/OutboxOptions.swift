@@ -15,11 +15,11 @@ public struct OutboxOptions: Sendable {
     /// The most bytes the waiting entries take on disk; ``Outbox/enqueue(_:)`` fails with
     /// ``OutboxError/tooManyBytes(limit:)`` past it. 64 MiB by default.
     public var maximumBytes = 64 << 20
-    /// How long an entry may wait before it ends as ``OutboxOutcome/Kind/expired``; `nil` for
+    /// How long an entry may wait before it ends as ``OutboxOutcomeKind/expired``; `nil` for
     /// no limit. 7 days by default.
     public var lifetime: TimeInterval? = 7 * 86_400
     /// How many tries an entry gets before it ends as
-    /// ``OutboxOutcome/Kind/attemptsExhausted``; `nil` for no limit (the default: an outage
+    /// ``OutboxOutcomeKind/attemptsExhausted``; `nil` for no limit (the default: an outage
     /// of any length is waited out, within ``lifetime``).
     public var maximumAttempts: Int?
     /// The shortest wait after a failed try: 1 s by default. Each wait is a random point between

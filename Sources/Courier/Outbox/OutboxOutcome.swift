@@ -9,7 +9,7 @@ public struct OutboxOutcome<Target: TargetType & Codable>: Sendable, Identifiabl
 
     /// The entry's identifier (``OutboxEntry/id``).
     public let id: UUID
-    /// The entry's target; `nil` only for ``Kind/unreadable``.
+    /// The entry's target; `nil` only for ``OutboxOutcomeKind/unreadable``.
     public let target: Target?
     /// The `Idempotency-Key` its tries carried.
     public let idempotencyKey: String

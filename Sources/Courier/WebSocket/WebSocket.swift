@@ -18,7 +18,7 @@ import Foundation
 /// the connection is lost or the peer broke a limit, unless ``WebSocketOptions/reconnection``
 /// opens it again. Read it from one task at a time.
 ///
-/// The provider's plugins see each message and the close (``PluginType/didObserve(_:target:)``).
+/// The provider's plugins see each message and the close (``PluginType/didObserve(_:target:)-(WebSocketActivity,_)``).
 /// A socket no longer referenced closes with 1001 (going away).
 public final class WebSocket: Sendable {
     /// The opening handshake's response (the latest reconnection's): the

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a plugin's ``PluginType/didObserve(_:target:)`` sees of an open ``WebSocket``: each
+/// What a plugin's ``PluginType/didObserve(_:target:)-(WebSocketActivity,_)`` sees of an open ``WebSocket``: each
 /// message sent or received, and its close. Observation only.
 ///
 /// A logger shows a message's opcode and size; its content only when asked (``NetworkLoggerPlugin``

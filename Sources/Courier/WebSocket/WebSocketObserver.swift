@@ -1,4 +1,4 @@
-/// Tells a socket's plugins what it does (``PluginType/didObserve(_:target:)``).
+/// Tells a socket's plugins what it does (``PluginType/didObserve(_:target:)-(WebSocketActivity,_)``).
 struct WebSocketObserver: Sendable {
     let plugins: [any PluginType]
     let target: any TargetType
