@@ -87,10 +87,12 @@ struct HARCassetteTests {
         let folder = try Scratch.folder()
         let (upload, _) = try Scratch.file(in: folder, name: "upload.bin", size: 100)
         let har = folder.appendingPathComponent("vault.har")
-        let server = try Vault.server()
+        let firstEventRead = DispatchSemaphore(value: 0)
+        let server = try Vault.server(firstEventRead: firstEventRead)
         defer { server.stop() }
         let recorder = HARRecorder(recording: URLSessionTransport(), to: har)
-        _ = await Vault.scenario(Provider<Vault>(transport: recorder), base: server.baseURL, file: upload)
+        _ = await Vault.scenario(
+            Provider<Vault>(transport: recorder), base: server.baseURL, file: upload, firstEventRead: firstEventRead)
         return (har, server.baseURL)
     }
 

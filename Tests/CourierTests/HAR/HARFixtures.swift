@@ -76,8 +76,10 @@ struct Vault: TargetType, NamedTarget {
     /// The binary report's bytes (not UTF-8).
     static let reportBytes = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 0x80) })
 
-    /// The server of the API.
-    static func server() throws -> LoopbackServer {
+    /// The server of the API. With `firstEventRead`, the event stream's second event waits until
+    /// it is signalled (the client read the first; at most 5 s), then 50 ms more: the two events
+    /// reach the client as two chunks however late the client reads.
+    static func server(firstEventRead: DispatchSemaphore? = nil) throws -> LoopbackServer {
         let flaky = Locked(0)
         return try LoopbackServer { request in
             switch request.path {
@@ -98,7 +100,9 @@ struct Vault: TargetType, NamedTarget {
             case "/events":
                 return .raw([
                     .send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n".utf8)),
-                    .send(Data("data: first\n\n".utf8)), .pause(0.05), .send(Data("data: second\n\n".utf8)),
+                    .send(Data("data: first\n\n".utf8)),
+                    .run { _ = firstEventRead?.wait(timeout: .now() + 5) },
+                    .pause(0.05), .send(Data("data: second\n\n".utf8)),
                 ])
             case "/upload": return .text("got \(request.body.count)")
             default: return ServerReply(status: 404)
@@ -106,8 +110,11 @@ struct Vault: TargetType, NamedTarget {
         }
     }
 
-    /// Runs every endpoint through `provider`: what each gave, as text.
-    static func scenario(_ provider: Provider<Vault>, base: URL, file: URL) async -> [String] {
+    /// Runs every endpoint through `provider`: what each gave, as text. `firstEventRead` is
+    /// signalled when the first event arrives (see ``server(firstEventRead:)``).
+    static func scenario(
+        _ provider: Provider<Vault>, base: URL, file: URL, firstEventRead: DispatchSemaphore? = nil
+    ) async -> [String] {
         var results: [String] = []
         let calls: [Call] = [.profile, .login, .moved, .flaky, .report, .upload(file)]
         for target in calls.map({ Vault(base, $0) }) {
@@ -125,6 +132,7 @@ struct Vault: TargetType, NamedTarget {
             var events: [String] = []
             for try await event in provider.events(Vault(base, .events), reconnection: .never) {
                 events.append(event.data)
+                if events.count == 1 { firstEventRead?.signal() }
             }
             results.append("events \(events)")
         } catch {

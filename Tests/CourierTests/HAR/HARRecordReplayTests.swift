@@ -23,11 +23,13 @@ struct HARRecordReplayTests {
 
     /// Records the scenario into `har`, returning what it gave and the hooks' sequence.
     private static func record(into har: URL, upload: URL) async throws -> (URL, [String], [HookEvent]) {
-        let server = try Vault.server()
+        let firstEventRead = DispatchSemaphore(value: 0)
+        let server = try Vault.server(firstEventRead: firstEventRead)
         defer { server.stop() }
         let hooks = CallRecorder()
         let recorder = HARRecorder(recording: URLSessionTransport(), to: har)
-        let results = await Vault.scenario(provider(recorder, hooks), base: server.baseURL, file: upload)
+        let results = await Vault.scenario(
+            provider(recorder, hooks), base: server.baseURL, file: upload, firstEventRead: firstEventRead)
         return (server.baseURL, results, hooks.events)
     }
 
