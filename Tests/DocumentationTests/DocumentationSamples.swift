@@ -53,7 +53,7 @@ import Testing
     try await outbox.enqueue(.createPost(text: "Hello from the tunnel"))
     for await outcome in outbox.outcomes {
         print(outcome.kind, outcome.statusCode ?? 0)   // delivered, or rejected with its answer
-        try outbox.acknowledge(outcome)
+        try await outbox.acknowledge(outcome)
     }
     _ = folder
     _ = outbox
@@ -619,7 +619,7 @@ import Testing
             case .delivered: print("sent", outcome.id)
             default: print("failed", outcome.id, outcome.statusCode ?? 0, outcome.body.count)
             }
-            try? outbox.acknowledge(outcome)
+            try? await outbox.acknowledge(outcome)
         }
     }
     _ = notes

@@ -306,7 +306,7 @@ func signIn(context: RefreshContext) async throws -> OAuthCredential? {
 
     for await outcome in outbox.outcomes {
         if outcome.isDelivered { markSent(outcome.id) } else { showFailure(outcome) }
-        try outbox.acknowledge(outcome)
+        try await outbox.acknowledge(outcome)
     }
     _ = outbox
     _ = entry

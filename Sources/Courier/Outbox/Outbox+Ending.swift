@@ -34,7 +34,9 @@ extension Outbox {
         _ stored: StoredOutcome<Target>, sequence: UInt64, size: Int, delivered: Bool, ended: () -> Void
     ) -> Bool {
         guard let data = try? OutboxStore.encoder().encode(stored),
-            (try? store.finish(sequence, size: size, outcome: data, delivered: delivered, ended: ended)) != nil
+            (try? store.finish(
+                sequence, size: size, outcome: data, delivered: delivered,
+                keeping: options.maximumUnacknowledgedOutcomes, ended: ended)) != nil
         else { return false }
         finished.raise()
         return true

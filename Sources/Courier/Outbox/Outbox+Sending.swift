@@ -72,7 +72,11 @@ extension Outbox {
         } catch {
             return .retry(after: delay(failures, retryAfter: nil))
         }
-        let result = await provider.perform(entry.target, uploading: upload(of: entry), idempotencyKey: entry.key)
+        // An outcome keeps the start of the answer's body: no more is read (one byte more tells
+        // whether it was cut).
+        let result = await provider.perform(
+            entry.target, uploading: upload(of: entry), idempotencyKey: entry.key,
+            answerLimit: options.maximumStoredBody + 1)
         if Task.isCancelled { return .retry(after: 0) }
         let verdict = Self.verdict(of: result, validation: entry.target.validationType, now: provider.clock.date())
         switch verdict {
@@ -86,7 +90,9 @@ extension Outbox {
                 }
             }
             let wait = delay(failures, retryAfter: retryAfter)
-            observe(.waiting(attempt: entry.attempts, seconds: wait), entry.id, entry.target)
+            await store.perform { [entry] in
+                self.observe(.waiting(attempt: entry.attempts, seconds: wait), entry.id, entry.target)
+            }
             return .retry(after: wait)
         }
     }

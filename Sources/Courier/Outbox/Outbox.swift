@@ -9,7 +9,7 @@ import Foundation
 ///
 /// for await outcome in outbox.outcomes {
 ///     if outcome.isDelivered { markSent(outcome.id) } else { showFailure(outcome) }
-///     try outbox.acknowledge(outcome)
+///     try await outbox.acknowledge(outcome)
 /// }
 /// ```
 /// - **Enqueue** stores the target (its `Codable` form) and syncs it to disk before it returns:
@@ -105,36 +105,50 @@ public final class Outbox<Target: TargetType & Codable>: Sendable {
         store.counters.withLock { ($0.entries, $0.bytes) }
     }
 
-    /// When the oldest waiting entry was enqueued; `nil` when none waits.
+    /// When the oldest waiting entry was enqueued; `nil` when none waits. Read from disk, on the
+    /// outbox's own queue.
     public var oldestEnqueuedAt: Date? {
-        guard case .entry(_, let data) = store.head(moving: false) else { return nil }
-        return try? OutboxStore.decoder().decode(StoredEntry<Target>.self, from: data).enqueued
-    }
-
-    /// Removes `outcome` from those ``outcomes`` delivers, for good (a later launch delivers it
-    /// no more). A failure stays on the dead-letter list until ``removeDeadLetter(_:)``.
-    /// - Throws: ``OutboxError/unknownOutcome`` for an outcome of another outbox, or one
-    ///   acknowledged already; ``OutboxError/storage(operation:errno:)`` when its record cannot be
-    ///   removed.
-    public func acknowledge(_ outcome: OutboxOutcome<Target>) throws(OutboxError) {
-        try store.acknowledge(outcome.sequence, id: outcome.storedID)
-    }
-
-    /// The failures on the dead-letter list, oldest first: entries rejected, expired, tried too
-    /// often or unreadable, each with its last answer.
-    public func deadLetters() -> [OutboxOutcome<Target>] {
-        let decoder = OutboxStore.decoder()
-        return store.deadLetters().map { sequence, data in
-            (try? decoder.decode(StoredOutcome<Target>.self, from: data)).flatMap { OutboxOutcome($0) }
-                ?? OutboxOutcome(unreadableRecord: sequence, at: provider.clock.date())
+        get async {
+            let store = store
+            return await store.perform { Self.oldest(in: store) }
         }
     }
 
-    /// Removes `outcome` from the dead-letter list.
+    /// Removes `outcome` from those ``outcomes`` delivers, for good (a later launch delivers it
+    /// no more). A failure stays on the dead-letter list until ``removeDeadLetter(_:)``. The file
+    /// work runs on the outbox's own queue, never on the caller's thread.
+    /// - Throws: ``OutboxError/unknownOutcome`` for an outcome of another outbox, or one
+    ///   acknowledged already; ``OutboxError/storage(operation:errno:)`` when its record cannot be
+    ///   removed.
+    public func acknowledge(_ outcome: OutboxOutcome<Target>) async throws(OutboxError) {
+        let store = store
+        try await store.perform { () throws(OutboxError) in
+            try store.acknowledge(outcome.sequence, id: outcome.storedID)
+        }
+    }
+
+    /// The failures on the dead-letter list, oldest first: entries rejected, expired, tried too
+    /// often or unreadable, each with its last answer. Read from disk, on the outbox's own queue.
+    public func deadLetters() async -> [OutboxOutcome<Target>] {
+        let (store, date) = (store, provider.clock.date())
+        return await store.perform {
+            let decoder = OutboxStore.decoder()
+            return store.deadLetters().map { sequence, data in
+                (try? decoder.decode(StoredOutcome<Target>.self, from: data)).flatMap { OutboxOutcome($0) }
+                    ?? OutboxOutcome(unreadableRecord: sequence, at: date)
+            }
+        }
+    }
+
+    /// Removes `outcome` from the dead-letter list, making room for
+    /// ``OutboxOptions/maximumDeadLetters``.
     /// - Throws: ``OutboxError/unknownOutcome`` for a failure not on this outbox's list;
     ///   ``OutboxError/storage(operation:errno:)`` when its record cannot be removed.
-    public func removeDeadLetter(_ outcome: OutboxOutcome<Target>) throws(OutboxError) {
-        try store.removeDeadLetter(outcome.sequence, id: outcome.storedID)
+    public func removeDeadLetter(_ outcome: OutboxOutcome<Target>) async throws(OutboxError) {
+        let store = store
+        try await store.perform { () throws(OutboxError) in
+            try store.removeDeadLetter(outcome.sequence, id: outcome.storedID)
+        }
     }
 
     /// Stops sending (a try under way is cancelled; its entry stays, to be tried by the next
@@ -153,16 +167,24 @@ public final class Outbox<Target: TargetType & Codable>: Sendable {
         store.close()
     }
 
-    /// Tells the provider's plugins what happened to the entry `id`.
+    /// Tells the provider's plugins what happened to the entry `id`; called on the store's queue
+    /// (it reads the oldest entry).
     func observe(_ kind: OutboxActivity.Kind, _ id: UUID, _ target: Target?) {
         let plugins = provider.plugins
         guard !plugins.isEmpty else { return }
         let activity = OutboxActivity(
-            kind, queue: name, entryID: id, waitingEntries: waiting.entries, oldestEnqueuedAt: oldestEnqueuedAt,
+            kind, queue: name, entryID: id, waitingEntries: waiting.entries, oldestEnqueuedAt: Self.oldest(in: store),
             date: provider.clock.date())
         for index in plugins.indices {
             plugins[index].didObserve(activity, target: target)
         }
+    }
+
+    /// When the oldest entry waiting in `store` was enqueued, read now: file work, called on the
+    /// store's queue.
+    private static func oldest(in store: OutboxStore) -> Date? {
+        guard case .entry(_, let data) = store.head(moving: false) else { return nil }
+        return try? OutboxStore.decoder().decode(StoredEntry<Target>.self, from: data).enqueued
     }
 
     /// The stored form of an entry.

@@ -12,6 +12,9 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     case full(entries: Int)
     /// Taking the entry would put the outbox past ``OutboxOptions/maximumBytes``: it was not taken.
     case tooManyBytes(limit: Int)
+    /// The dead-letter list holds ``OutboxOptions/maximumDeadLetters`` failures: the entry was
+    /// not taken. ``Outbox/removeDeadLetter(_:)`` makes room.
+    case deadLettersFull(limit: Int)
     /// The disk is full: the entry (or the record named) was not written.
     case diskFull
     /// A file of the outbox could not be written, read or removed (`errno` as the system gave it).
@@ -34,6 +37,9 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
             "The outbox \(Redaction.escaped(name)) is open elsewhere (another process, or an instance not closed)."
         case .full(let entries): "The outbox holds its limit of \(entries) entries; the entry was not taken."
         case .tooManyBytes(let limit): "The outbox would pass its limit of \(limit) bytes; the entry was not taken."
+        case .deadLettersFull(let limit):
+            "The outbox's dead-letter list holds its limit of \(limit) failures; the entry was not taken "
+                + "(remove failures handled with removeDeadLetter)."
         case .diskFull: "The disk is full; nothing was written."
         case .storage(let operation, let code):
             "The outbox could not \(operation) (errno \(code): \(String(cString: strerror(code))))."

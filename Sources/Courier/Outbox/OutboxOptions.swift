@@ -32,6 +32,15 @@ public struct OutboxOptions: Sendable {
     public var maximumRetryAfter: TimeInterval = 3_600
     /// The most bytes of an answer's body kept in an outcome: 64 KiB by default.
     public var maximumStoredBody = 64 << 10
+    /// The most outcomes kept for ``Outbox/outcomes`` until they are acknowledged: past it, the
+    /// oldest is let go, so that an app that never acknowledges them does not fill the disk. A
+    /// failure let go so stays on the dead-letter list. 10,000 by default.
+    public var maximumUnacknowledgedOutcomes = 10_000
+    /// The most failures on the dead-letter list before ``Outbox/enqueue(_:)`` refuses new
+    /// entries with ``OutboxError/deadLettersFull(limit:)``: a failure is never dropped, so the
+    /// list is bounded by taking no more writes until ``Outbox/removeDeadLetter(_:)`` makes
+    /// room. 1,000 by default.
+    public var maximumDeadLetters = 1_000
 
     /// Creates the default options.
     public init() {}

@@ -33,6 +33,9 @@ extension OutboxStore {
             guard counters.bytes + size <= options.maximumBytes else {
                 return .failure(.tooManyBytes(limit: options.maximumBytes))
             }
+            guard counters.deadLetters < options.maximumDeadLetters else {
+                return .failure(.deadLettersFull(limit: options.maximumDeadLetters))
+            }
             counters.entries += 1
             counters.bytes += size
             counters.writing.insert(counters.tail)
@@ -96,9 +99,10 @@ extension OutboxStore {
 
     /// Ends the entry of `sequence` of `size` bytes with `outcome`: the outcome written (and on
     /// the dead-letter list unless `delivered`), then the entry removed; `ended` runs then,
-    /// before the outcome's readers can see it.
+    /// before the outcome's readers can see it. Past `keeping` outcomes not acknowledged, the
+    /// oldest are let go.
     func finish(
-        _ sequence: UInt64, size: Int, outcome: Data, delivered: Bool, ended: () -> Void
+        _ sequence: UInt64, size: Int, outcome: Data, delivered: Bool, keeping: Int, ended: () -> Void
     ) throws(OutboxError) {
         let name = StoredOutcome<Int>.fileName(sequence)
         // The dead letter first: recovery restores the outcome from it if a crash comes between.
@@ -108,10 +112,19 @@ extension OutboxStore {
         counters.withLock { counters in
             counters.entries -= 1
             counters.bytes -= size
+            if !delivered { counters.deadLetters += 1 }
             if counters.head == sequence { counters.head += 1 }
         }
         ended()
-        counters.withLock { $0.outcomes.append(sequence) }
+        let excess = counters.withLock { counters in
+            counters.outcomes.append(sequence)
+            let excess = counters.outcomes.prefix(max(0, counters.outcomes.count - max(1, keeping)))
+            counters.outcomes.removeFirst(excess.count)
+            return Array(excess)
+        }
+        // Let go of (a failure's record stays on the dead-letter list); a crash before the files
+        // go only delivers them again.
+        for old in excess { try? outcomes.remove(StoredOutcome<Int>.fileName(old)) }
     }
 
     /// Stops giving sequences, then waits for the entries being written to be written (or to
@@ -156,6 +169,7 @@ extension OutboxStore {
     func removeDeadLetter(_ sequence: UInt64, id: UUID?) throws(OutboxError) {
         try check(dead, sequence, id)
         try dead.remove(StoredOutcome<Int>.fileName(sequence))
+        counters.withLock { $0.deadLetters -= 1 }
     }
 
     /// Throws unless `folder`'s record of `sequence` is the entry `id`'s, or (for `id` nil) does

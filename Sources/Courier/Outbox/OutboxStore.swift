@@ -21,6 +21,8 @@ final class OutboxStore: Sendable {
         var bytes = 0
         /// Sequences of outcomes not yet acknowledged, in order.
         var outcomes: [UInt64] = []
+        /// The failures on the dead-letter list.
+        var deadLetters = 0
         /// Sequences given to entries whose files are being written: the queue waits at them.
         var writing: Set<UInt64> = []
         /// Set by ``Outbox/close()``: no sequence is given after it.
@@ -86,15 +88,18 @@ final class OutboxStore: Sendable {
 
     /// Makes both records of a finished entry whole: a crash between writing the outcome and
     /// the dead letter (or the other way) leaves one; a failure's record belongs in both.
-    private func restoreRecords(of sequence: UInt64, pending: inout [UInt64]) throws(OutboxError) {
+    private func restoreRecords(of sequence: UInt64, into recovered: inout Counters) throws(OutboxError) {
         let name = StoredOutcome<Int>.fileName(sequence)
         switch (outcomes.read(name), dead.read(name)) {
         case (.data(let record), .missing):
             let kind = try? JSONDecoder().decode(StoredKind.self, from: record).kind
-            if kind != OutboxOutcomeKind.delivered.rawValue { try dead.write(record, as: name) }
+            if kind != OutboxOutcomeKind.delivered.rawValue {
+                try dead.write(record, as: name)
+                recovered.deadLetters += 1
+            }
         case (.missing, .data(let record)):
             try outcomes.write(record, as: name)
-            pending.append(sequence)
+            recovered.outcomes.append(sequence)
         default: break
         }
     }
@@ -104,14 +109,14 @@ final class OutboxStore: Sendable {
     private func recover() throws(OutboxError) {
         var recovered = Counters()
         var highest: UInt64 = 0
-        var pending: [UInt64] = []
         outcomes.forEachFile { name, _ in
             guard let sequence = StoredEntry<Int>.sequence(of: name) else { return }
-            pending.append(sequence)
+            recovered.outcomes.append(sequence)
             highest = max(highest, sequence)
         }
         dead.forEachFile { name, _ in
             guard let sequence = StoredEntry<Int>.sequence(of: name) else { return }
+            recovered.deadLetters += 1
             highest = max(highest, sequence)
         }
         var lowest = UInt64.max
@@ -127,12 +132,12 @@ final class OutboxStore: Sendable {
         }
         for name in finished {
             guard let sequence = StoredEntry<Int>.sequence(of: name) else { continue }
-            try restoreRecords(of: sequence, pending: &pending)
+            try restoreRecords(of: sequence, into: &recovered)
             try entries.remove(name)
         }
         recovered.head = lowest == .max ? highest + 1 : lowest
         recovered.tail = highest + 1
-        recovered.outcomes = pending.sorted()
+        recovered.outcomes.sort()
         counters.withLock { $0 = recovered }
     }
 }

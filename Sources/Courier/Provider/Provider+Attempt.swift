@@ -61,6 +61,9 @@ struct AttemptSetup: Sendable {
     let scope: ScopeState?
     /// The request's trust policy: the target's, else the provider's.
     let trust: TrustBox?
+    /// For an outbox's try: the most bytes of the answer's body read (the engine streams it; the
+    /// rest is dropped, ending the transfer).
+    var answerLimit: Int? = nil
 
     /// The interceptor's context for attempt `number`.
     func context(attempt number: Int, response: Response? = nil) -> RequestContext {
@@ -214,6 +217,10 @@ extension Provider {
         let chain = chain.chain(
             stubbed: setup.stubbed, policy: setup.scope != nil, gated: setup.trust != nil, transfer: setup.transfer)
         do {
+            if let limit = setup.answerLimit, setup.streaming == nil, setup.destination == nil {
+                return .success(
+                    try await Self.send(transportRequest, through: chain, context, keeping: limit, setup.timeouts))
+            }
             guard let streaming = setup.streaming else {
                 return .success(try await Self.send(transportRequest, through: chain, context))
             }

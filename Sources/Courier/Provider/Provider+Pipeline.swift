@@ -20,17 +20,20 @@ extension Provider {
     /// its file is its own.
     /// `handOff` gets the processed result before this returns (a completion handler); the callers
     /// of a joined request run `process` and `handOff` one after another, in the order they joined.
-    /// An outbox's try (`idempotencyKey`) sends its stored key and never joins another either.
+    /// An outbox's try (`idempotencyKey`) sends its stored key and never joins another either;
+    /// with `answerLimit`, only the start of the answer's body is read (the engine streams it).
     func perform(
         _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil,
         socket: WebSocketUpgrade? = nil, resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil,
-        idempotencyKey: String? = nil, handOff: (@Sendable (Result<Response, CourierError>) async -> Void)? = nil
+        idempotencyKey: String? = nil, answerLimit: Int? = nil,
+        handOff: (@Sendable (Result<Response, CourierError>) async -> Void)? = nil
     ) async -> Result<Response, CourierError> {
         let endpoint = endpoint(for: target, streaming: streaming)
         let outcome: Result<Response, CourierError>
         if file != nil || upload != nil {
             outcome = await exchange(
-                target, endpoint, progress, resumingInto: file, uploading: upload, idempotencyKey: idempotencyKey)
+                target, endpoint, progress, resumingInto: file, uploading: upload,
+                outboxTry: OutboxTry(key: idempotencyKey, answerLimit: answerLimit))
         } else if trackInflights, streaming == nil, socket == nil, idempotencyKey == nil,
             let request = try? endpoint.urlRequest(),
             let key = RequestKey.joining(request, task: endpoint.task)
@@ -41,7 +44,8 @@ extension Provider {
                 deliver: { outcome in await self.deliver(outcome, target, handOff) })
         } else {
             outcome = await exchange(
-                target, endpoint, progress, streaming: streaming, socket: socket, idempotencyKey: idempotencyKey)
+                target, endpoint, progress, streaming: streaming, socket: socket,
+                outboxTry: OutboxTry(key: idempotencyKey, answerLimit: answerLimit))
         }
         return await deliver(outcome, target, handOff)
     }
@@ -76,8 +80,9 @@ extension Provider {
     private func exchange(
         _ target: Target, _ endpoint: Endpoint, _ progress: (any ProgressSink)?, streaming: StreamHandoff? = nil,
         socket: WebSocketUpgrade? = nil, resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil,
-        idempotencyKey: String? = nil
+        outboxTry: OutboxTry = OutboxTry()
     ) async -> Result<Response, CourierError> {
+        let idempotencyKey = outboxTry.key
         let id = nextRequestID()
         streaming?.requestID = id
         socket?.requestID = id
@@ -116,7 +121,7 @@ extension Provider {
                 idempotency: idempotency, repeatedHeaderFields: endpoint.repeatedHeaderFields,
                 streaming: streaming, socket: socket, cookieJar: cookieJar, sender: self,
                 storage: interceptor == nil ? nil : RequestStorage(), scope: scope,
-                trust: trust)
+                trust: trust, answerLimit: outboxTry.answerLimit)
             result = await self.attempts(setup, metrics: &attempts)
         case .failure(let error):
             result = .failure(error)
@@ -280,4 +285,12 @@ extension Provider {
         if case .cancelled? = error as? CourierError { return .cancelled }
         return wrap(error)
     }
+}
+
+/// What an outbox's try asks of the pipeline beyond a request: its stored idempotency key, and
+/// the most bytes of the answer's body to read (an outcome keeps only its start: a lying server's
+/// endless 2xx body never fills memory).
+struct OutboxTry: Sendable {
+    var key: String?
+    var answerLimit: Int?
 }

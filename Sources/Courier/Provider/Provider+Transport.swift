@@ -18,6 +18,24 @@ extension Provider {
         return received.withData(try await stream.collect(upTo: .max))
     }
 
+    /// Sends `request` through `chain` as a stream, keeping the first `limit` bytes of the answer's
+    /// body, each wait bounded as a stream's (`timeouts`); the rest is left unread and the transfer
+    /// ended. An engine that cannot make the server wait stops a megabyte past `limit`.
+    static func send(
+        _ request: TransportRequest, through chain: StageChain.Next, _ context: ExchangeContext, keeping limit: Int,
+        _ timeouts: Timeouts
+    ) async throws -> TransportResponse {
+        let waits = StreamTimeouts(timeouts)
+        var streamed = request
+        streamed.timeout = waits.forExchange
+        streamed.delivery = .stream
+        let backlog = limit + (1 << 20)
+        streamed.streamingLimits = StreamingLimits(memoryBufferSize: backlog, maximumBacklog: backlog)
+        let received = try await waits.bound { [streamed] in try await chain(streamed, context) }
+        guard let stream = received.stream else { return received.withData(received.data.prefix(limit)) }
+        return received.withData(try await stream.prefix(upTo: limit, within: waits))
+    }
+
     /// Streams `request`: an accepted head hands its body to `handoff` and returns the head with
     /// an empty body; a rejected head returns with the start of its body (up to the limits'
     /// ``StreamingLimits/rejectedBodyPrefix``, for the error), and the rest of the transfer is

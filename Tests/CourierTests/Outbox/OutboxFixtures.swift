@@ -90,6 +90,11 @@ struct OutboxFolder {
         let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.allObjects as? [URL]
         return (files ?? []).compactMap { try? Data(contentsOf: $0) }
     }
+
+    /// The names of the files in the folder's subfolder `path`.
+    func files(under path: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(path).path)) ?? []
+    }
 }
 
 /// Options whose waits are short, for tests on the system clock.

@@ -85,7 +85,7 @@ struct OutboxRecoveryTests {
         let outcomes = await outbox.next(2)
         #expect(outcomes.map(\.kind) == [.unreadable, .delivered])
         #expect(outcomes.first?.target == nil)
-        #expect(outbox.deadLetters().map(\.kind) == [.unreadable])
+        #expect(await outbox.deadLetters().map(\.kind) == [.unreadable])
         await outbox.close()
     }
 

@@ -63,9 +63,9 @@ struct OutboxReviewTests {
             if descriptor < 0 { break }
             opened.append(descriptor)
         }
-        _ = outbox.oldestEnqueuedAt
+        _ = await outbox.oldestEnqueuedAt
         for descriptor in opened { close(descriptor) }
-        #expect(outbox.oldestEnqueuedAt != nil)
+        #expect(await outbox.oldestEnqueuedAt != nil)
         accept.withLock { $0 = true }
         outbox.flush()
         let third = try await outbox.enqueue(.like(noteID: 3))
@@ -125,8 +125,8 @@ struct OutboxReviewTests {
         let entry = try await second.enqueue(.like(noteID: 2))
         let fromFirst = try #require(await first.next(1).first)
         #expect(await second.next(1).map(\.id) == [entry.id])
-        #expect(throws: OutboxError.unknownOutcome) { try second.acknowledge(fromFirst) }
-        #expect(throws: OutboxError.unknownOutcome) { try second.removeDeadLetter(fromFirst) }
+        await #expect(throws: OutboxError.unknownOutcome) { try await second.acknowledge(fromFirst) }
+        await #expect(throws: OutboxError.unknownOutcome) { try await second.removeDeadLetter(fromFirst) }
         #expect(await second.next(1, timeout: 1).map(\.id) == [entry.id])
         await first.close()
         await second.close()
@@ -193,7 +193,7 @@ struct OutboxReviewTests {
         try saved.write(to: queue.appendingPathComponent("entries/\(name).entry"))
         let second = try provider.outbox(named: "notes", in: folder.url, options: quickOptions())
         #expect(await second.next(1).map(\.id) == [entry.id])
-        #expect(second.deadLetters().map(\.id) == [rejected.id])
+        #expect(await second.deadLetters().map(\.id) == [rejected.id])
         #expect(writes.writes.isEmpty && writes.tries(of: entry.idempotencyKey) == 1)
         await second.close()
     }
@@ -211,7 +211,7 @@ struct OutboxReviewTests {
         let outbox = try notesProvider(server.baseURL).outbox(named: "notes", in: folder.url, options: quickOptions())
         let seen = await outbox.next(1)
         #expect(seen.map(\.kind) == [.unreadable])
-        try outbox.acknowledge(try #require(seen.first))
+        try await outbox.acknowledge(try #require(seen.first))
         #expect(!FileManager.default.fileExists(atPath: record.path))
         await outbox.close()
     }
@@ -230,7 +230,7 @@ struct OutboxReviewTests {
                     var made: [OutboxEntry<NotesWrite>] = []
                     for index in 0..<10 {
                         made.append(try await outbox.enqueue(.like(noteID: task * 10 + index)))
-                        _ = outbox.oldestEnqueuedAt
+                        _ = await outbox.oldestEnqueuedAt
                     }
                     return made
                 }

@@ -25,7 +25,7 @@ struct OutboxTests {
         #expect(writes.writes == [.init(key: entry.idempotencyKey, path: "/notes", body: #"{"text":"hello"}"#)])
         // Not acknowledged: a new iteration delivers it again.
         #expect(await outbox.next(1).map(\.id) == [entry.id])
-        try outbox.acknowledge(outcome)
+        try await outbox.acknowledge(outcome)
         #expect(await outbox.next(1, timeout: 0.3).isEmpty)
         #expect(outbox.waiting == (0, 0))
         await outbox.close()
@@ -76,10 +76,10 @@ struct OutboxTests {
         #expect(rejected.body == Data("no such note".utf8))
         #expect(rejected.headerFields["Set-Cookie"] == nil)
         #expect(rejected.attempts == 1)
-        for outcome in outcomes { try outbox.acknowledge(outcome) }
-        #expect(outbox.deadLetters().map(\.id) == [rejected.id])
-        try outbox.removeDeadLetter(rejected)
-        #expect(outbox.deadLetters().isEmpty)
+        for outcome in outcomes { try await outbox.acknowledge(outcome) }
+        #expect(await outbox.deadLetters().map(\.id) == [rejected.id])
+        try await outbox.removeDeadLetter(rejected)
+        #expect(await outbox.deadLetters().isEmpty)
         #expect(!folder.contents().contains { String(decoding: $0, as: UTF8.self).contains("s3cr3t") })
         await outbox.close()
     }

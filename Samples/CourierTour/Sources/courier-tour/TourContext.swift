@@ -192,7 +192,7 @@ final class TourContext: Sendable {
         var ended = 0
         for await outcome in outbox.outcomes {
             print("   \(outcome.kind) after \(outcome.attempts) try: HTTP \(outcome.statusCode ?? 0)")
-            try outbox.acknowledge(outcome)
+            try await outbox.acknowledge(outcome)
             ended += 1
             if ended == 2 { break }
         }

@@ -186,7 +186,7 @@ struct NotesAPITests {
         for await outcome in outbox.outcomes {
             #expect(outcome.kind == .delivered)
             created.append(try JSONDecoder().decode(Note.self, from: outcome.body))
-            try outbox.acknowledge(outcome)
+            try await outbox.acknowledge(outcome)
             if created.count == 3 { break }
         }
         #expect(created.map(\.text) == ["one", "two", "three"])
