@@ -21,36 +21,73 @@ extension Outbox {
         case unrecorded(@Sendable () -> Bool)
     }
 
-    /// Sends entries until the outbox closes.
-    func send() async {
+    /// What the sender carries from one step to the next.
+    struct SenderState {
+        /// Failed tries (or records not stored) in a row, for the back-off.
         var failures = 0
+        /// An outcome known but not yet stored (a full disk): stored again before anything else.
         var unrecorded: (@Sendable () -> Bool)?
+    }
+
+    /// What the sender waits for after a step.
+    enum Pause {
+        /// Nothing waits: a raise of `work` after this generation.
+        case idle(since: UInt64)
+        /// A back-off: a flush after this generation, or `seconds`.
+        case backOff(since: UInt64, seconds: TimeInterval)
+        /// Nothing: the next step at once.
+        case none
+    }
+
+    /// Sends entries until the outbox closes or the app lets go of it: the sender holds the
+    /// outbox (`outbox()`, a weak reference) only while it takes a step, never while it waits,
+    /// so an outbox let go ends (its queue's lock released) between two tries.
+    static func send(
+        _ outbox: @escaping @Sendable () -> Outbox?, work: OutboxSignal, flushed: OutboxSignal,
+        clock: any ProviderClock
+    ) async {
+        var sender = SenderState()
         while !Task.isCancelled {
-            let generation = work.generation
-            let flushes = flushed.generation
-            let step: Step
-            if let pending = unrecorded {
-                step = await store.perform(pending) ? .ended : .unrecorded(pending)
-            } else {
-                let store = store
-                switch await store.perform({ store.head() }) {
-                case .none:
-                    await work.wait(since: generation)
-                    continue
-                case .unreadable: step = .retry(after: delay(failures, retryAfter: nil))
-                case .entry(let sequence, let data): step = await attempt(sequence, data, failures: failures)
-                }
+            guard let pause = await step(outbox, &sender) else { return }
+            switch pause {
+            case .idle(let generation): await work.wait(since: generation)
+            case .backOff(let flushes, let seconds): await flushed.wait(since: flushes, atMost: seconds, on: clock)
+            case .none: continue
             }
-            switch step {
-            case .ended:
-                (failures, unrecorded) = (0, nil)
-            case .retry(let wait):
-                failures += 1
-                await flushed.wait(since: flushes, atMost: wait, on: provider.clock)
-            case .unrecorded(let pending):
-                (failures, unrecorded) = (failures + 1, pending)
-                await flushed.wait(since: flushes, atMost: delay(failures, retryAfter: nil), on: provider.clock)
+        }
+    }
+
+    /// One step of the sender, holding the outbox for its length; `nil` once it was let go.
+    private static func step(_ outbox: () -> Outbox?, _ sender: inout SenderState) async -> Pause? {
+        guard let outbox = outbox() else { return nil }
+        return await outbox.step(&sender)
+    }
+
+    /// Looks at the head of the queue and tries it (or stores an outcome not yet stored).
+    private func step(_ sender: inout SenderState) async -> Pause {
+        let generation = work.generation
+        let flushes = flushed.generation
+        let step: Step
+        if let pending = sender.unrecorded {
+            step = await store.perform(pending) ? .ended : .unrecorded(pending)
+        } else {
+            let store = store
+            switch await store.perform({ store.head() }) {
+            case .none: return .idle(since: generation)
+            case .unreadable: step = .retry(after: delay(sender.failures, retryAfter: nil))
+            case .entry(let sequence, let data): step = await attempt(sequence, data, failures: sender.failures)
             }
+        }
+        switch step {
+        case .ended:
+            sender = SenderState()
+            return .none
+        case .retry(let wait):
+            sender.failures += 1
+            return .backOff(since: flushes, seconds: wait)
+        case .unrecorded(let pending):
+            (sender.failures, sender.unrecorded) = (sender.failures + 1, pending)
+            return .backOff(since: flushes, seconds: delay(sender.failures, retryAfter: nil))
         }
     }
 

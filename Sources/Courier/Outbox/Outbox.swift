@@ -29,8 +29,8 @@ import Foundation
 ///   (or a second instance here) gets ``OutboxError/locked(name:)`` until it is closed.
 ///
 /// The entries wait in `folder/name/`; nothing is kept in memory per entry. An outbox sends until
-/// ``close()``, also when the app lets go of it (as a `URLSession` runs until it is invalidated):
-/// open each queue once, at launch, and close it when the app no longer sends.
+/// ``close()`` or until the app lets go of it (a try under way finishes first); either releases
+/// the queue for the next owner. Open each queue once, at launch, and keep it while the app sends.
 public final class Outbox<Target: TargetType & Codable>: Sendable {
     /// The queue's name.
     public let name: String
@@ -54,13 +54,16 @@ public final class Outbox<Target: TargetType & Codable>: Sendable {
         self.options = options
         self.provider = provider
         store = try OutboxStore(folder: folder, name: name)
+        let (work, flushed, clock) = (work, flushed, provider.clock)
         let task = Task { [weak self] in
-            guard let self else { return }
-            await self.send()
+            await Self.send({ [weak self] in self }, work: work, flushed: flushed, clock: clock)
         }
         sender.withLock { $0 = task }
     }
 
+    /// An outbox let go without ``close()`` stops sending: its sender holds it only during a
+    /// step, so this runs between two steps (or at the end of one), and the queue's lock is
+    /// released for the next owner.
     deinit {
         sender.withLock { $0 }?.cancel()
         if !isClosed.value { store.close() }

@@ -168,4 +168,30 @@ struct OutboxTests {
             #expect(throws: OutboxError.invalidName(name)) { try provider.outbox(named: name, in: folder.url) }
         }
     }
+
+    @Test("an outbox let go without close() ends between two tries and releases its queue; the next owner sends")
+    func letGo() async throws {
+        let folder = OutboxFolder()
+        defer { folder.remove() }
+        let accepting = Locked(false)
+        let writes = IdempotentServer { _, _ in accepting.value ? nil : ServerReply(status: 503) }
+        let server = try LoopbackServer { writes.handle($0) }
+        defer { server.stop() }
+        let provider = notesProvider(server.baseURL)
+        weak var dropped: Outbox<NotesWrite>?
+        var keys: [String] = []
+        do {
+            let outbox = try provider.outbox(named: "notes", in: folder.url, options: quickOptions())
+            for index in 0..<3 { keys.append(try await outbox.enqueue(.like(noteID: index)).idempotencyKey) }
+            #expect(await waitUntil { writes.tries(of: keys[0]) >= 2 })
+            dropped = outbox
+        }
+        #expect(await waitUntil { dropped == nil })
+        let next = try provider.outbox(named: "notes", in: folder.url, options: quickOptions())
+        accepting.withLock { $0 = true }
+        next.flush()
+        #expect(await next.next(3).map(\.kind) == [.delivered, .delivered, .delivered])
+        #expect(writes.writes.map(\.key) == keys)
+        await next.close()
+    }
 }
