@@ -118,11 +118,12 @@ public final class Outbox<Target: TargetType & Codable>: Sendable {
     }
 
     /// Removes `outcome` from those ``outcomes`` delivers, for good (a later launch delivers it
-    /// no more). A failure stays on the dead-letter list until ``removeDeadLetter(_:)``. The file
-    /// work runs on the outbox's own queue, never on the caller's thread.
-    /// - Throws: ``OutboxError/unknownOutcome`` for an outcome of another outbox, or one
-    ///   acknowledged already; ``OutboxError/storage(operation:errno:)`` when its record cannot be
-    ///   removed.
+    /// no more). A failure stays on the dead-letter list until ``removeDeadLetter(_:)``. An
+    /// outcome gone already (acknowledged before, or let go past
+    /// ``OutboxOptions/maximumUnacknowledgedOutcomes``) is no error. The file work runs on the
+    /// outbox's own queue, never on the caller's thread.
+    /// - Throws: ``OutboxError/unknownOutcome`` for an outcome of another outbox (its record
+    ///   stays); ``OutboxError/storage(operation:errno:)`` when its record cannot be removed.
     public func acknowledge(_ outcome: OutboxOutcome<Target>) async throws(OutboxError) {
         let store = store
         try await store.perform { () throws(OutboxError) in
@@ -144,9 +145,11 @@ public final class Outbox<Target: TargetType & Codable>: Sendable {
     }
 
     /// Removes `outcome` from the dead-letter list, making room for
-    /// ``OutboxOptions/maximumDeadLetters``.
-    /// - Throws: ``OutboxError/unknownOutcome`` for a failure not on this outbox's list;
-    ///   ``OutboxError/storage(operation:errno:)`` when its record cannot be removed.
+    /// ``OutboxOptions/maximumDeadLetters``. A record that cannot be read (listed as
+    /// ``OutboxOutcomeKind/unreadable``) can be removed too.
+    /// - Throws: ``OutboxError/unknownOutcome`` for a failure not on this outbox's list (removed
+    ///   already, or another outbox's); ``OutboxError/storage(operation:errno:)`` when its record
+    ///   cannot be removed.
     public func removeDeadLetter(_ outcome: OutboxOutcome<Target>) async throws(OutboxError) {
         let store = store
         try await store.perform { () throws(OutboxError) in

@@ -23,8 +23,8 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     case encoding(String)
     /// The outbox was closed: nothing more is taken or sent by this instance.
     case closed
-    /// The outcome is not this outbox's (another queue's, or one acknowledged already): nothing
-    /// was removed.
+    /// The outcome is not this outbox's (another queue's), or, for ``Outbox/removeDeadLetter(_:)``,
+    /// no longer on its dead-letter list: nothing was removed.
     case unknownOutcome
 
     /// A sentence saying what happened and what to do.

@@ -33,13 +33,16 @@ public struct OutboxOptions: Sendable {
     /// The most bytes of an answer's body kept in an outcome: 64 KiB by default.
     public var maximumStoredBody = 64 << 10
     /// The most outcomes kept for ``Outbox/outcomes`` until they are acknowledged: past it, the
-    /// oldest is let go, so that an app that never acknowledges them does not fill the disk. A
-    /// failure let go so stays on the dead-letter list. 10,000 by default.
-    public var maximumUnacknowledgedOutcomes = 10_000
+    /// oldest is let go, so that an app that never acknowledges them does not fill the disk (a
+    /// failure let go so stays on the dead-letter list). 1,000 by default; below 1 counts as 1.
+    /// An outcome takes up to ``maximumStoredBody`` in Base64 plus its fields: at the defaults,
+    /// at most about 90 MB.
+    public var maximumUnacknowledgedOutcomes = 1_000
     /// The most failures on the dead-letter list before ``Outbox/enqueue(_:)`` refuses new
     /// entries with ``OutboxError/deadLettersFull(limit:)``: a failure is never dropped, so the
     /// list is bounded by taking no more writes until ``Outbox/removeDeadLetter(_:)`` makes
-    /// room. 1,000 by default.
+    /// room (entries taken before may still end on it: at most ``maximumEntries`` more).
+    /// 1,000 by default; below 1 counts as 1.
     public var maximumDeadLetters = 1_000
 
     /// Creates the default options.

@@ -33,9 +33,8 @@ extension OutboxStore {
             guard counters.bytes + size <= options.maximumBytes else {
                 return .failure(.tooManyBytes(limit: options.maximumBytes))
             }
-            guard counters.deadLetters < options.maximumDeadLetters else {
-                return .failure(.deadLettersFull(limit: options.maximumDeadLetters))
-            }
+            let deadLimit = max(1, options.maximumDeadLetters)
+            guard counters.deadLetters < deadLimit else { return .failure(.deadLettersFull(limit: deadLimit)) }
             counters.entries += 1
             counters.bytes += size
             counters.writing.insert(counters.tail)
@@ -135,11 +134,11 @@ extension OutboxStore {
     }
 
     /// Removes the outcome of `sequence` from those to deliver, if its record is the entry `id`'s
-    /// (`nil`: a record that does not read, delivered as unreadable).
-    /// - Throws: ``OutboxError/unknownOutcome`` for another record, or none.
+    /// (`nil`: a record that does not read, delivered as unreadable); an outcome gone already
+    /// (acknowledged, or let go past the bound) is no error.
+    /// - Throws: ``OutboxError/unknownOutcome`` for another entry's record.
     func acknowledge(_ sequence: UInt64, id: UUID?) throws(OutboxError) {
-        try check(outcomes, sequence, id)
-        try outcomes.remove(StoredOutcome<Int>.fileName(sequence))
+        if try check(outcomes, sequence, id) { try outcomes.remove(StoredOutcome<Int>.fileName(sequence)) }
         counters.withLock { counters in
             if let index = counters.outcomes.firstIndex(of: sequence) { counters.outcomes.remove(at: index) }
         }
@@ -150,35 +149,49 @@ extension OutboxStore {
         outcomes.read(StoredOutcome<Int>.fileName(sequence))
     }
 
-    /// The records of the dead-letter list, oldest first, with their sequences; a record that
-    /// cannot be read now is left out.
+    /// The records of the dead-letter list, oldest first, with their sequences (a record that
+    /// cannot be read now comes with no bytes: it is listed as unreadable). A failure whose entry
+    /// has not finished (its outcome not stored yet: a full disk) is not on the list yet.
     func deadLetters() -> [(UInt64, Data)] {
         var sequences: [UInt64] = []
         dead.forEachFile { name, _ in
             if let sequence = StoredEntry<Int>.sequence(of: name) { sequences.append(sequence) }
         }
         return sequences.sorted().compactMap { sequence in
-            guard case .data(let data) = dead.read(StoredOutcome<Int>.fileName(sequence)) else { return nil }
-            return (sequence, data)
+            guard !entries.contains(StoredEntry<Int>.fileName(sequence)) else { return nil }
+            switch dead.read(StoredOutcome<Int>.fileName(sequence)) {
+            case .data(let data): return (sequence, data)
+            case .failed: return (sequence, Data())
+            case .missing: return nil
+            }
         }
     }
 
     /// Removes the failure of `sequence` from the dead-letter list, if its record is the entry
-    /// `id`'s.
-    /// - Throws: ``OutboxError/unknownOutcome`` for another record, or none.
+    /// `id`'s (`nil`: a record that does not read).
+    /// - Throws: ``OutboxError/unknownOutcome`` for another record, none, or one whose entry has
+    ///   not finished.
     func removeDeadLetter(_ sequence: UInt64, id: UUID?) throws(OutboxError) {
-        try check(dead, sequence, id)
+        guard !entries.contains(StoredEntry<Int>.fileName(sequence)), try check(dead, sequence, id) else {
+            throw .unknownOutcome
+        }
         try dead.remove(StoredOutcome<Int>.fileName(sequence))
         counters.withLock { $0.deadLetters -= 1 }
     }
 
-    /// Throws unless `folder`'s record of `sequence` is the entry `id`'s, or (for `id` nil) does
-    /// not read.
-    private func check(_ folder: DurableFolder, _ sequence: UInt64, _ id: UUID?) throws(OutboxError) {
-        guard case .data(let data) = folder.read(StoredOutcome<Int>.fileName(sequence)) else {
-            throw .unknownOutcome
+    /// Whether `folder`'s record of `sequence` is the entry `id`'s (for `id` nil: one that does
+    /// not read, or cannot be read now); `false` when there is none.
+    /// - Throws: ``OutboxError/unknownOutcome`` for another entry's record.
+    private func check(_ folder: DurableFolder, _ sequence: UInt64, _ id: UUID?) throws(OutboxError) -> Bool {
+        switch folder.read(StoredOutcome<Int>.fileName(sequence)) {
+        case .missing: return false
+        case .failed:
+            guard id == nil else { throw .unknownOutcome }
+            return true
+        case .data(let data):
+            let stored = try? JSONDecoder().decode(StoredIdentifier.self, from: data).id
+            guard stored == id else { throw .unknownOutcome }
+            return true
         }
-        let stored = try? JSONDecoder().decode(StoredIdentifier.self, from: data).id
-        guard stored == id else { throw .unknownOutcome }
     }
 }

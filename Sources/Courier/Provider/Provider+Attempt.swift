@@ -62,7 +62,7 @@ struct AttemptSetup: Sendable {
     /// The request's trust policy: the target's, else the provider's.
     let trust: TrustBox?
     /// For an outbox's try: the most bytes of the answer's body read (the engine streams it; the
-    /// rest is dropped, ending the transfer).
+    /// rest is dropped, ending the transfer). Not applied to a resumable transfer.
     var answerLimit: Int? = nil
 
     /// The interceptor's context for attempt `number`.
@@ -217,7 +217,8 @@ extension Provider {
         let chain = chain.chain(
             stubbed: setup.stubbed, policy: setup.scope != nil, gated: setup.trust != nil, transfer: setup.transfer)
         do {
-            if let limit = setup.answerLimit, setup.streaming == nil, setup.destination == nil {
+            // Not for an upload: its stage sends several requests, each read whole.
+            if let limit = setup.answerLimit, setup.streaming == nil, setup.destination == nil, setup.transfer == nil {
                 return .success(
                     try await Self.send(transportRequest, through: chain, context, keeping: limit, setup.timeouts))
             }

@@ -19,21 +19,27 @@ extension Provider {
     }
 
     /// Sends `request` through `chain` as a stream, keeping the first `limit` bytes of the answer's
-    /// body, each wait bounded as a stream's (`timeouts`); the rest is left unread and the transfer
-    /// ended. An engine that cannot make the server wait stops a megabyte past `limit`.
+    /// body; the rest is left unread and the transfer ended. The whole exchange, the body's start
+    /// included, takes at most the attempt's limit (`timeouts`), as a whole request does. An
+    /// engine that cannot make the server wait stops a megabyte past `limit`.
     static func send(
         _ request: TransportRequest, through chain: StageChain.Next, _ context: ExchangeContext, keeping limit: Int,
         _ timeouts: Timeouts
     ) async throws -> TransportResponse {
-        let waits = StreamTimeouts(timeouts)
         var streamed = request
-        streamed.timeout = waits.forExchange
         streamed.delivery = .stream
         let backlog = limit + (1 << 20)
         streamed.streamingLimits = StreamingLimits(memoryBufferSize: backlog, maximumBacklog: backlog)
-        let received = try await waits.bound { [streamed] in try await chain(streamed, context) }
-        guard let stream = received.stream else { return received.withData(received.data.prefix(limit)) }
-        return received.withData(try await stream.prefix(upTo: limit, within: waits))
+        return try await StreamTimeouts(timeouts).bound { [streamed] in
+            let received = try await chain(streamed, context)
+            guard let stream = received.stream else { return received.withData(received.data.prefix(limit)) }
+            var start = Data()
+            for try await chunk in stream {
+                start.append(chunk.prefix(limit - start.count))
+                if start.count >= limit { break }
+            }
+            return received.withData(start)
+        }
     }
 
     /// Streams `request`: an accepted head hands its body to `handoff` and returns the head with
