@@ -3,14 +3,17 @@ import Foundation
 /// Ending an entry: its outcome stored (before the entry leaves), then delivered.
 extension Outbox {
     /// Ends the entry of `sequence` (`size` bytes on disk) as `verdict` says; `false` when its
-    /// outcome could not be stored (a full disk): the entry then stays, to be ended later.
-    func end(_ sequence: UInt64, _ size: Int, _ entry: StoredEntry<Target>, _ verdict: Verdict) -> Bool {
+    /// outcome could not be stored (a full disk): the entry then stays, to be ended later. `cut`:
+    /// the answer's body was cut short (past the limit, or by a failure after its 2xx head).
+    func end(
+        _ sequence: UInt64, _ size: Int, _ entry: StoredEntry<Target>, _ verdict: Verdict, cut: Bool = false
+    ) -> Bool {
         guard case .ends(let kind, let response, let failure) = verdict else { return false }
         let body = response?.data ?? Data()
         let stored = StoredOutcome(
             id: entry.id, sequence: sequence, key: entry.key, kind: kind.rawValue, status: response?.statusCode,
             headers: Self.storable(response?.headerFields), body: body.prefix(options.maximumStoredBody),
-            truncated: body.count > options.maximumStoredBody, failure: failure, attempts: entry.attempts,
+            truncated: cut || body.count > options.maximumStoredBody, failure: failure, attempts: entry.attempts,
             enqueued: entry.enqueued, finished: provider.clock.date(), target: entry.target)
         return record(stored, sequence: sequence, size: size, delivered: kind == .delivered) {
             observe(.ended(kind), entry.id, entry.target)

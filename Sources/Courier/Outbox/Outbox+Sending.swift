@@ -111,14 +111,14 @@ extension Outbox {
         }
         // An outcome keeps the start of the answer's body: no more is read (one byte more tells
         // whether it was cut).
+        let answer = AnswerLimit(bytes: options.maximumStoredBody + 1)
         let result = await provider.perform(
-            entry.target, uploading: upload(of: entry), idempotencyKey: entry.key,
-            answerLimit: options.maximumStoredBody + 1)
+            entry.target, uploading: upload(of: entry), idempotencyKey: entry.key, answerLimit: answer)
         if Task.isCancelled { return .retry(after: 0) }
         let verdict = Self.verdict(of: result, validation: entry.target.validationType, now: provider.clock.date())
         switch verdict {
         case .ends:
-            return await ending { [entry] in self.end(sequence, counted.count, entry, verdict) }
+            return await ending { [entry] in self.end(sequence, counted.count, entry, verdict, cut: answer.wasCut) }
         case .waits(let response, let failure, let retryAfter):
             if let limit = options.maximumAttempts, entry.attempts >= limit {
                 let why = "it was tried \(limit) times; the last: \(failure)"

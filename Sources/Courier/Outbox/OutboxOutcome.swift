@@ -22,7 +22,8 @@ public struct OutboxOutcome<Target: TargetType & Codable>: Sendable, Identifiabl
     public let headerFields: [String: String]
     /// The start of the last answer's body, at most ``OutboxOptions/maximumStoredBody`` bytes.
     public let body: Data
-    /// Whether ``body`` is shorter than the answer's body.
+    /// Whether ``body`` is shorter than the answer's body: it was longer than
+    /// ``OutboxOptions/maximumStoredBody``, or it stalled or broke after the answer's head.
     public let isBodyTruncated: Bool
     /// What failed last when no answer ends it (a lost connection, an expiry), in words.
     public let failure: String?

@@ -63,7 +63,7 @@ struct AttemptSetup: Sendable {
     let trust: TrustBox?
     /// For an outbox's try: the most bytes of the answer's body read (the engine streams it; the
     /// rest is dropped, ending the transfer). Not applied to a resumable transfer.
-    var answerLimit: Int? = nil
+    var answerLimit: AnswerLimit? = nil
 
     /// The interceptor's context for attempt `number`.
     func context(attempt number: Int, response: Response? = nil) -> RequestContext {
@@ -218,9 +218,9 @@ extension Provider {
             stubbed: setup.stubbed, policy: setup.scope != nil, gated: setup.trust != nil, transfer: setup.transfer)
         do {
             // Not for an upload: its stage sends several requests, each read whole.
-            if let limit = setup.answerLimit, setup.streaming == nil, setup.destination == nil, setup.transfer == nil {
+            if let answer = setup.answerLimit, setup.streaming == nil, setup.destination == nil, setup.transfer == nil {
                 return .success(
-                    try await Self.send(transportRequest, through: chain, context, keeping: limit, setup.timeouts))
+                    try await Self.send(transportRequest, through: chain, context, keeping: answer, setup.timeouts))
             }
             guard let streaming = setup.streaming else {
                 return .success(try await Self.send(transportRequest, through: chain, context))

@@ -25,7 +25,7 @@ extension Provider {
     func perform(
         _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil,
         socket: WebSocketUpgrade? = nil, resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil,
-        idempotencyKey: String? = nil, answerLimit: Int? = nil,
+        idempotencyKey: String? = nil, answerLimit: AnswerLimit? = nil,
         handOff: (@Sendable (Result<Response, CourierError>) async -> Void)? = nil
     ) async -> Result<Response, CourierError> {
         let endpoint = endpoint(for: target, streaming: streaming)
@@ -292,5 +292,5 @@ extension Provider {
 /// endless 2xx body never fills memory).
 struct OutboxTry: Sendable {
     var key: String?
-    var answerLimit: Int?
+    var answerLimit: AnswerLimit?
 }

@@ -18,27 +18,43 @@ extension Provider {
         return received.withData(try await stream.collect(upTo: .max))
     }
 
-    /// Sends `request` through `chain` as a stream, keeping the first `limit` bytes of the answer's
-    /// body; the rest is left unread and the transfer ended. The whole exchange, the body's start
-    /// included, takes at most the attempt's limit (`timeouts`), as a whole request does. An
-    /// engine that cannot make the server wait stops a megabyte past `limit`.
+    /// Sends `request` through `chain` as a stream, keeping the first bytes of the answer's body
+    /// (`answer`); the rest is left unread and the transfer ended. The whole exchange, the body's
+    /// start included, takes at most the attempt's limit (`timeouts`), as a whole request does.
+    /// A failure after the head returns the head with what came of the body, recorded as cut: the
+    /// status is the server's answer (a 2xx: it took the write). An engine that cannot make the server wait stops a megabyte
+    /// past the limit.
     static func send(
-        _ request: TransportRequest, through chain: StageChain.Next, _ context: ExchangeContext, keeping limit: Int,
-        _ timeouts: Timeouts
+        _ request: TransportRequest, through chain: StageChain.Next, _ context: ExchangeContext,
+        keeping answer: AnswerLimit, _ timeouts: Timeouts
     ) async throws -> TransportResponse {
         var streamed = request
         streamed.delivery = .stream
-        let backlog = limit + (1 << 20)
-        streamed.streamingLimits = StreamingLimits(memoryBufferSize: backlog, maximumBacklog: backlog)
-        return try await StreamTimeouts(timeouts).bound { [streamed] in
-            let received = try await chain(streamed, context)
-            guard let stream = received.stream else { return received.withData(received.data.prefix(limit)) }
-            var start = Data()
-            for try await chunk in stream {
-                start.append(chunk.prefix(limit - start.count))
-                if start.count >= limit { break }
+        let limit = answer.bytes
+        streamed.streamingLimits = StreamingLimits(
+            memoryBufferSize: limit + (1 << 20), maximumBacklog: limit + (1 << 20))
+        let read = Locked<(head: TransportResponse?, start: Data)>((nil, Data()))
+        do {
+            let whole = try await StreamTimeouts(timeouts).bound { [streamed] in
+                let received = try await chain(streamed, context)
+                guard let stream = received.stream else { return received.withData(received.data.prefix(limit)) }
+                read.withLock { $0.head = received }
+                for try await chunk in stream {
+                    let full = read.withLock { read -> Bool in
+                        read.start.append(chunk.prefix(limit - read.start.count))
+                        return read.start.count >= limit
+                    }
+                    if full { break }
+                }
+                return received.withData(read.value.start)
             }
-            return received.withData(start)
+            answer.record(cut: whole.data.count >= limit)
+            return whole
+        } catch {
+            let (head, start) = read.value
+            guard let head else { throw error }
+            answer.record(cut: true)
+            return head.withData(start)
         }
     }
 
