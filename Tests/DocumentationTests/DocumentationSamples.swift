@@ -626,6 +626,24 @@ import Testing
     _ = folder
     _ = outbox
     _ = entry
+    // sample 2
+    let transport = ScriptedTransport()
+    let offline = ScriptedReply.failure(URLError(.notConnectedToInternet))
+    transport.enqueue(Array(repeating: offline, count: 3) + [.json(201, #"{"id":1}"#)], for: Notes.like(noteID: 7))
+
+    var quick = OutboxOptions()
+    quick.delay = 0.01
+    let scripted = try Provider<Notes>(transport: transport).outbox(named: "test", in: folder, options: quick)
+    try await scripted.enqueue(.like(noteID: 7))
+    for await outcome in scripted.outcomes {
+        // Delivered on the fourth try; every try carried the entry's one Idempotency-Key.
+        print(outcome.kind, outcome.attempts)
+        try await scripted.acknowledge(outcome)
+        break
+    }
+    _ = transport
+    _ = offline
+    _ = scripted
 }
 
 /// The samples of SourceStability.md.
