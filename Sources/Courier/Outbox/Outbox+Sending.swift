@@ -113,7 +113,7 @@ extension Outbox {
         // whether it was cut).
         let answer = AnswerLimit(bytes: options.maximumStoredBody + 1)
         let result = await provider.perform(
-            entry.target, uploading: upload(of: entry), idempotencyKey: entry.key, answerLimit: answer)
+            entry.target, uploading: upload(of: entry), outboxTry: OutboxTry(key: entry.key, answerLimit: answer))
         if Task.isCancelled { return .retry(after: 0) }
         let verdict = Self.verdict(of: result, validation: entry.target.validationType, now: provider.clock.date())
         switch verdict {

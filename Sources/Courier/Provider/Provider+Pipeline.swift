@@ -20,21 +20,20 @@ extension Provider {
     /// its file is its own.
     /// `handOff` gets the processed result before this returns (a completion handler); the callers
     /// of a joined request run `process` and `handOff` one after another, in the order they joined.
-    /// An outbox's try (`idempotencyKey`) sends its stored key and never joins another either;
-    /// with `answerLimit`, only the start of the answer's body is read (the engine streams it).
+    /// An outbox's try (`outboxTry`) sends its stored key and never joins another either, and
+    /// reads only the start of the answer's body (the engine streams it).
     func perform(
         _ target: Target, progress: ProgressReporter? = nil, streaming: StreamHandoff? = nil,
         socket: WebSocketUpgrade? = nil, resumingInto file: URL? = nil, uploading upload: ResumableUploadSource? = nil,
-        idempotencyKey: String? = nil, answerLimit: AnswerLimit? = nil,
-        handOff: (@Sendable (Result<Response, CourierError>) async -> Void)? = nil
+        outboxTry: OutboxTry = OutboxTry(), handOff: (@Sendable (Result<Response, CourierError>) async -> Void)? = nil
     ) async -> Result<Response, CourierError> {
         let endpoint = endpoint(for: target, streaming: streaming)
         let outcome: Result<Response, CourierError>
         if file != nil || upload != nil {
             outcome = await exchange(
                 target, endpoint, progress, resumingInto: file, uploading: upload,
-                outboxTry: OutboxTry(key: idempotencyKey, answerLimit: answerLimit))
-        } else if trackInflights, streaming == nil, socket == nil, idempotencyKey == nil,
+                outboxTry: outboxTry)
+        } else if trackInflights, streaming == nil, socket == nil, outboxTry.key == nil,
             let request = try? endpoint.urlRequest(),
             let key = RequestKey.joining(request, task: endpoint.task)
         {
@@ -45,7 +44,7 @@ extension Provider {
         } else {
             outcome = await exchange(
                 target, endpoint, progress, streaming: streaming, socket: socket,
-                outboxTry: OutboxTry(key: idempotencyKey, answerLimit: answerLimit))
+                outboxTry: outboxTry)
         }
         return await deliver(outcome, target, handOff)
     }

@@ -22,8 +22,8 @@ extension Provider {
     /// (`answer`); the rest is left unread and the transfer ended. The whole exchange, the body's
     /// start included, takes at most the attempt's limit (`timeouts`), as a whole request does.
     /// A failure after the head returns the head with what came of the body, recorded as cut: the
-    /// status is the server's answer (a 2xx: it took the write). An engine that cannot make the server wait stops a megabyte
-    /// past the limit.
+    /// status is the server's answer (a 2xx: it took the write). An engine that cannot make the
+    /// server wait stops a megabyte past the limit.
     static func send(
         _ request: TransportRequest, through chain: StageChain.Next, _ context: ExchangeContext,
         keeping answer: AnswerLimit, _ timeouts: Timeouts
